@@ -1,0 +1,123 @@
+"""minigrad: a compact numpy autograd engine with PyTorch's API and semantics.
+
+>>> import minigrad as mg
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> y = x**2 + 1
+>>> y
+tensor(5., grad_fn=<AddBackward0>)
+>>> y.backward()
+>>> x.grad
+tensor(4.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import autograd, dtypes, engine, ops
+from .creation import (
+    arange,
+    cat,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randint,
+    randn,
+    randperm,
+    stack,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .ops import where
+from .printing import set_printoptions
+from .tensor import Size, Tensor
+
+bool = dtypes.bool_  # noqa: A001 - PyTorch's names: minigrad.bool, minigrad.float, ...
+float = dtypes.float32  # noqa: A001
+double = dtypes.float64
+half = dtypes.float16
+long = dtypes.int64
+int = dtypes.int32  # noqa: A001
+short = dtypes.int16
+
+__version__ = "0.1.0"
+
+
+def _unary(name: str) -> Any:
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return getattr(input, name)(*args, **kwargs)
+
+    function.__name__ = name
+    function.__doc__ = f"``minigrad.{name}(x)`` is ``x.{name}()``."
+    return function
+
+
+# The functional forms: minigrad.tanh(x) is x.tanh(), as torch.tanh(x) is.
+exp = _unary("exp")
+log = _unary("log")
+sqrt = _unary("sqrt")
+abs = _unary("abs")  # noqa: A001
+sin = _unary("sin")
+cos = _unary("cos")
+tanh = _unary("tanh")
+sigmoid = _unary("sigmoid")
+relu = _unary("relu")
+clamp = _unary("clamp")
+softmax = _unary("softmax")
+log_softmax = _unary("log_softmax")
+sum = _unary("sum")  # noqa: A001
+mean = _unary("mean")
+max = _unary("max")  # noqa: A001
+min = _unary("min")  # noqa: A001
+argmax = _unary("argmax")
+argmin = _unary("argmin")
+reshape = _unary("reshape")
+transpose = _unary("transpose")
+permute = _unary("permute")
+t = _unary("t")
+squeeze = _unary("squeeze")
+unsqueeze = _unary("unsqueeze")
+flatten = _unary("flatten")
+matmul = _unary("matmul")
+mm = _unary("mm")
+mv = _unary("mv")
+dot = _unary("dot")
+pow = _unary("pow")  # noqa: A001
+add = _unary("add")
+sub = _unary("sub")
+mul = _unary("mul")
+div = _unary("div")
+neg = _unary("neg")
+clone = _unary("clone")
+detach = _unary("detach")
+sign = _unary("sign")
+allclose = _unary("allclose")
+equal = _unary("equal")
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()

@@ -1,0 +1,140 @@
+"""Data types with PyTorch's names and PyTorch's promotion rules.
+
+A ``dtype`` wraps a numpy dtype and prints as ``minigrad.float32``. PyTorch's defaults
+differ from numpy's, and students meet them early: a Python float makes ``float32``, a
+Python int makes ``int64``, and ``int_tensor * 2.5`` is ``float32``, not numpy's ``float64``.
+
+>>> import minigrad as mg
+>>> mg.tensor([1, 2]).dtype, mg.tensor([1.0]).dtype
+(minigrad.int64, minigrad.float32)
+>>> (mg.tensor([1, 2]) * 2.5).dtype
+minigrad.float32
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class dtype:  # noqa: N801 - PyTorch's spelling, as in ``torch.dtype``
+    name: str
+    numpy: np.dtype
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.numpy.kind == "f"
+
+    @property
+    def itemsize(self) -> int:
+        return self.numpy.itemsize
+
+
+float16 = dtype("float16", np.dtype(np.float16))
+float32 = dtype("float32", np.dtype(np.float32))
+float64 = dtype("float64", np.dtype(np.float64))
+uint8 = dtype("uint8", np.dtype(np.uint8))
+int8 = dtype("int8", np.dtype(np.int8))
+int16 = dtype("int16", np.dtype(np.int16))
+int32 = dtype("int32", np.dtype(np.int32))
+int64 = dtype("int64", np.dtype(np.int64))
+bool_ = dtype("bool", np.dtype(np.bool_))
+
+ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+_BY_NUMPY = {d.numpy: d for d in ALL}
+
+# PyTorch's aliases: torch.float is float32, torch.double float64, torch.long int64 ...
+ALIASES = {
+    "float": float32,
+    "double": float64,
+    "half": float16,
+    "long": int64,
+    "int": int32,
+    "short": int16,
+    "bool": bool_,
+}
+
+
+def get_default_dtype() -> dtype:
+    """The floating point type that Python floats become: ``float32``, as in PyTorch."""
+    return float32
+
+
+def from_numpy_dtype(np_dtype: Any) -> dtype:
+    """The minigrad dtype for a numpy dtype, or a ``TypeError`` naming the unsupported one."""
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def to_dtype(value: Any) -> dtype:
+    """Accept a minigrad dtype, a numpy dtype or a numpy type name: ``"float64"``."""
+    if isinstance(value, dtype):
+        return value
+    if isinstance(value, str) and value in ALIASES:
+        return ALIASES[value]
+    try:
+        return from_numpy_dtype(np.dtype(value))
+    except TypeError:
+        raise TypeError(f"dtype must be a minigrad dtype, not {value!r}") from None
+
+
+# Promotion: categories order bool < integer < floating. Within a category numpy's
+# promotion (e.g. float32 with float64 is float64) agrees with PyTorch's.
+def _category(d: np.dtype) -> int:
+    return {"b": 0, "u": 1, "i": 1, "f": 2}[d.kind]
+
+
+def _promote(dtypes: list[np.dtype]) -> np.dtype:
+    """Promotion within one group of operands: a float beats any integer (float32 with int64
+    is float32 in PyTorch, where numpy says float64)."""
+    top = max(_category(d) for d in dtypes)
+    return np.result_type(*(d for d in dtypes if _category(d) == top))
+
+
+def result_type(operands: list[Any]) -> np.dtype:
+    """The numpy dtype of an elementwise result, by PyTorch's rules.
+
+    Tensors with dimensions decide, unless a zero-dimensional tensor or a Python number is of
+    a higher category (bool < int < float): then the zero-dim tensor's dtype, or for a number
+    the default dtype of its category, wins. ``operands`` holds Tensors and Python numbers.
+    """
+    from .tensor import Tensor
+
+    dimensioned, zero_dim, number_category = [], [], -1
+    for operand in operands:
+        if isinstance(operand, Tensor) and not operand._is_wrapped_number:
+            (dimensioned if operand.ndim else zero_dim).append(operand._array.dtype)
+        else:
+            number = operand._array.item() if isinstance(operand, Tensor) else operand
+            number_category = max(number_category, _python_number_category(number))
+    result: np.dtype | None = None
+    for group in (dimensioned, zero_dim):
+        if group:
+            promoted = _promote(group)
+            if result is None or _category(promoted) > _category(result):
+                result = promoted
+    if number_category > (-1 if result is None else _category(result)):
+        result = [np.dtype(np.bool_), np.dtype(np.int64), float32.numpy][number_category]
+    assert result is not None
+    return result
+
+
+def _python_number_category(number: Any) -> int:
+    if isinstance(number, bool | np.bool_):
+        return 0
+    if isinstance(number, int | np.integer):
+        return 1
+    if isinstance(number, float | np.floating):
+        return 2
+    raise TypeError(f"unsupported operand type: {type(number).__name__}")

@@ -1,0 +1,341 @@
+"""The backward engine: one implementation, run a node at a time.
+
+``BackwardPass`` walks the graph from the outputs to the leaves in an order where every
+node runs only after all gradients bound for it have arrived (the newest node first among
+those that are ready, as in PyTorch). Iterating over it yields one ``Step`` per node: what
+arrived, what was sent on, and for a leaf its ``.grad`` before and after. ``backward()`` and
+``autograd.grad()`` simply run a pass to its end; the widgets keep every step to show it.
+
+>>> import minigrad as mg
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> y = x * x + 1
+>>> for step in mg.engine.BackwardPass([y]):
+...     print(step.index, step.node.name(), step.grad_in, step.grads_out)
+0 AddBackward0 tensor(1.) (tensor(1.), None)
+1 MulBackward0 tensor(1.) (tensor(2.), tensor(2.))
+2 AccumulateGrad tensor(4.) ()
+>>> x.grad
+tensor(4.)
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .function import AccumulateGrad, CopyBackwards, Node
+from .grad_mode import no_grad, set_grad_enabled
+from .tensor import Tensor, as_tensor_like
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one node did during a backward pass.
+
+    - ``node``: the ``grad_fn`` (or ``AccumulateGrad``) that ran.
+    - ``contributions``: the gradients that arrived, each with the node that sent it (``None``
+      for the seed given to ``backward``). A tensor used twice receives two, which add up.
+    - ``grad_in``: their sum, after any hooks: the gradient of the output with respect to the
+      tensor this node produced.
+    - ``grads_out``: what the node sent to each of its ``next_functions`` (``None`` where no
+      gradient is needed).
+    - ``leaf``, ``grad_before``, ``grad_after``: for ``AccumulateGrad``, the leaf and its
+      ``.grad`` before and after this step (copies when the pass was made with
+      ``snapshot=True``, else ``grad_after`` is the live ``.grad``).
+    """
+
+    index: int
+    node: Node
+    contributions: tuple[tuple[Node | None, Tensor], ...]
+    grad_in: Tensor
+    grads_out: tuple[Tensor | None, ...]
+    leaf: Tensor | None = None
+    grad_before: Tensor | None = None
+    grad_after: Tensor | None = None
+
+
+class BackwardPass:
+    """One backward pass from ``outputs``, ready to be run a step at a time.
+
+    Everything that can be wrong is checked here, before any gradient moves, so a failed
+    call leaves every ``.grad`` as it was. ``inputs`` switches to ``autograd.grad``'s mode:
+    the gradients reaching those tensors are collected in ``captured`` and no ``.grad`` is
+    touched.
+    """
+
+    def __init__(
+        self,
+        outputs: Sequence[Tensor],
+        grad_outputs: Sequence[Any] | None = None,
+        *,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Sequence[Tensor] | None = None,
+        allow_unused: bool = False,
+        snapshot: bool = False,
+    ) -> None:
+        self.create_graph = bool(create_graph)
+        self.retain_graph = self.create_graph if retain_graph is None else bool(retain_graph)
+        self.snapshot = snapshot
+        grad_outputs = [None] * len(outputs) if grad_outputs is None else list(grad_outputs)
+        if len(grad_outputs) != len(outputs):
+            raise RuntimeError(
+                f"grad requires one gradient per output: got {len(grad_outputs)} gradients "
+                f"for {len(outputs)} outputs"
+            )
+        self.roots = [
+            (_root_node(i, output), _seed_gradient(i, output, grad))
+            for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True))
+        ]
+        self.targets: dict[Node, int] = {}
+        if inputs is not None:
+            for i, tensor in enumerate(inputs):
+                if not tensor.requires_grad:
+                    raise RuntimeError("One of the differentiated Tensors does not require grad")
+                node = tensor._edge()[0]
+                assert node is not None
+                self.targets.setdefault(node, i)
+            self.captured: list[Tensor | None] = [None] * len(inputs)
+        self.inputs = inputs
+        self.allow_unused = allow_unused
+        self._plan()
+
+    def _plan(self) -> None:
+        """Count, for each node, how many gradients it must wait for, and check that every
+        node that will run still has its saved tensors, unmodified."""
+        order = _post_order(node for node, _ in self.roots)
+        if self.inputs is None:
+            self.needed = set(order)
+        else:  # only the nodes on a path to one of the inputs need to run
+            self.needed = set()
+            for node in order:  # children come before their parents
+                if node in self.targets or any(
+                    child in self.needed for child, _ in node.next_functions
+                ):
+                    self.needed.add(node)
+        self.dependencies = dict.fromkeys(order, 0)
+        for node in order:
+            for child, _ in node.next_functions:
+                if child is not None:
+                    self.dependencies[child] += 1
+        for node in self.needed:
+            if self._runs_backward(node):
+                if node.saved_tensors_freed():
+                    from .function import FREED_GRAPH_MESSAGE
+
+                    raise RuntimeError(FREED_GRAPH_MESSAGE)
+                node.check_saved_versions()
+
+    def _runs_backward(self, node: Node) -> bool:
+        if self.inputs is None:
+            return True
+        return any(child in self.needed for child, _ in node.next_functions)
+
+    def __iter__(self) -> Iterator[Step]:
+        arrivals: dict[Node, list[tuple[Node | None, Tensor | None]]] = {}
+        ready: list[tuple[int, int, int, Node]] = []
+        tie_breaker = itertools.count()
+
+        def deliver(node: Node, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
+            arrivals.setdefault(node, []).append((sender, grad))
+            if counted:
+                self.dependencies[node] -= 1
+            if self.dependencies[node] == 0:
+                # Leaves first, then the newest node: the order PyTorch's engine uses.
+                first = 0 if isinstance(node, AccumulateGrad) else 1
+                heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
+
+        for node, seed in self.roots:
+            deliver(node, None, seed, counted=False)
+        index = 0
+        seen_ready: set[Node] = set()
+        while ready:
+            *_, node = heapq.heappop(ready)
+            if node in seen_ready:  # a root pushed again while waiting: it runs once
+                continue
+            seen_ready.add(node)
+            contributions = [(s, g) for s, g in arrivals.pop(node) if g is not None]
+            if not contributions:  # nothing but "no gradient" arrived: pass that on
+                for child, _ in node.next_functions:
+                    if child is not None and child in self.needed:
+                        deliver(child, node, None, counted=True)
+                continue
+            step = self._run_node(index, node, contributions)
+            for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
+                if child is not None and child in self.needed:
+                    deliver(child, node, grad, counted=True)
+            index += 1
+            yield step
+        if self.inputs is not None:
+            self._check_unused()
+
+    def _run_node(
+        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor]]
+    ) -> Step:
+        with set_grad_enabled(self.create_graph):
+            grad_in = contributions[0][1]
+            for _, more in contributions[1:]:
+                grad_in = grad_in + more
+            for hook in _hooks_for(node):
+                replaced = hook(grad_in)
+                if replaced is not None:
+                    grad_in = replaced
+            if node.retained_tensor is not None and (retained := node.retained_tensor()):
+                _accumulate_into_grad(retained, grad_in, self.create_graph)
+            if node in self.targets:
+                self.captured[self.targets[node]] = (
+                    grad_in if self.create_graph else grad_in.detach()
+                )
+            frozen = tuple(contributions)
+            if isinstance(node, AccumulateGrad):
+                if self.inputs is not None:
+                    return Step(index, node, frozen, grad_in, ())
+                leaf = node.variable
+                before = _freeze(leaf.grad) if self.snapshot else None
+                _accumulate_into_grad(leaf, grad_in, self.create_graph)
+                after = _freeze(leaf.grad) if self.snapshot else leaf.grad
+                return Step(index, node, frozen, grad_in, (), leaf, before, after)
+            if not self._runs_backward(node):
+                return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
+            grads_out = _fit_to_inputs(node, node(grad_in))
+        if not self.retain_graph:
+            node.release_saved_tensors()
+        return Step(index, node, frozen, grad_in, grads_out)
+
+    def run(self) -> list[Tensor | None] | None:
+        """Run the whole pass; return the captured gradients in ``autograd.grad`` mode."""
+        for _ in self:
+            pass
+        return self.captured if self.inputs is not None else None
+
+    def _check_unused(self) -> None:
+        for i, grad in enumerate(self.captured):
+            if grad is None and not self.allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+
+
+def _root_node(index: int, output: Tensor) -> Node:
+    node = output._edge()[0]
+    if node is None:
+        raise RuntimeError(
+            f"element {index} of tensors does not require grad and does not have a grad_fn"
+        )
+    return node
+
+
+def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
+    """The gradient a pass starts from: ones for a scalar, else the caller's ``gradient``."""
+    if grad is None:
+        if output.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        return Tensor(np.ones_like(output._array))
+    grad = as_tensor_like(grad, output)
+    if grad.shape != output.shape:
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
+            f"output[{index}] has a shape of {output.shape!r}."
+        )
+    if grad.dtype.is_floating_point != output.dtype.is_floating_point:
+        raise RuntimeError(
+            f"For output {index}, the gradient must have a floating point dtype like the "
+            f"output ({output.dtype}), but got {grad.dtype}."
+        )
+    return grad
+
+
+def _post_order(roots: Iterator[Node]) -> list[Node]:
+    """Every node reachable from ``roots``, each after all of its ``next_functions``.
+
+    An explicit stack instead of recursion: a chain of 100 000 ops is an ordinary graph.
+    """
+    order: list[Node] = []
+    visited: set[Node] = set()
+    for root in roots:
+        if root in visited:
+            continue
+        visited.add(root)
+        stack = [(root, iter(root.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is not None and child not in visited:
+                    visited.add(child)
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
+def _hooks_for(node: Node) -> list[Any]:
+    if isinstance(node, AccumulateGrad):
+        return node.variable._hooks
+    return node.tensor_pre_hooks
+
+
+def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
+    """Sum broadcast gradients back to each input's shape and cast them to its dtype."""
+    if node.input_metadata is None:
+        return grads
+    fitted: list[Tensor | None] = []
+    for i, (grad, (shape, dtype)) in enumerate(zip(grads, node.input_metadata, strict=True)):
+        if grad is not None:
+            if not isinstance(grad, Tensor):
+                raise TypeError(
+                    f"function {node.name()} returned a gradient that is not a Tensor "
+                    f"at index {i}: {type(grad).__name__}"
+                )
+            if grad.shape != shape:
+                if not _can_sum_to(grad.shape, shape):
+                    raise RuntimeError(
+                        f"Function {node.name()} returned an invalid gradient at index {i} - "
+                        f"got {list(grad.shape)} but expected shape compatible with "
+                        f"{list(shape)}"
+                    )
+                grad = grad.sum_to_size(shape)
+            if grad._array.dtype != dtype:
+                grad = grad.to(dtype)
+        fitted.append(grad)
+    return tuple(fitted)
+
+
+def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether ``shape`` broadcasts to ``grad_shape``, so that summing can undo it."""
+    if len(shape) > len(grad_shape):
+        return False
+    trailing = grad_shape[len(grad_shape) - len(shape) :]
+    return all(s == g or s == 1 for s, g in zip(shape, trailing, strict=True))
+
+
+def _accumulate_into_grad(tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
+    """``tensor.grad += grad``, as PyTorch's AccumulateGrad does it.
+
+    The first gradient is copied, so ``.grad`` never shares memory with a gradient that is
+    also going elsewhere. Later ones are added in place, unless the graph of the derivative
+    is being built: then the sum is a new, recorded tensor.
+    """
+    if tensor.grad is None:
+        if create_graph and grad.requires_grad:
+            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()), None)
+            copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
+            tensor._grad = copy
+        else:
+            tensor._grad = Tensor(grad._array.copy())
+    elif create_graph:
+        tensor._grad = tensor.grad + grad
+    else:
+        with no_grad():
+            tensor.grad.add_(grad)
+
+
+def _freeze(grad: Tensor | None) -> Tensor | None:
+    return None if grad is None else Tensor(grad._array.copy())

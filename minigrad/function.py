@@ -1,0 +1,335 @@
+"""Graph nodes and the ``Function`` base class every op is written with.
+
+An op is a ``Function`` subclass with two static methods side by side, as in
+``torch.autograd.Function``:
+
+- ``forward(ctx, *arrays)`` computes the result with numpy. Tensor arguments arrive as
+  numpy arrays; ``ctx.save_for_backward(...)`` keeps the ones the derivative needs.
+- ``backward(ctx, grad)`` receives the gradient of the result as a Tensor and returns one
+  gradient per positional argument of ``forward`` (``None`` for numbers and for inputs that
+  need none). It is written with Tensor operations, so that with ``create_graph=True`` the
+  derivative is itself recorded and can be differentiated again.
+
+>>> import numpy as np
+>>> import minigrad as mg
+>>> class Cube(mg.autograd.Function):
+...     formula = "∂(x³)/∂x = 3x²"
+...     @staticmethod
+...     def forward(ctx, x):
+...         ctx.save_for_backward(x)
+...         return x**3
+...     @staticmethod
+...     def backward(ctx, grad):
+...         (x,) = ctx.saved_tensors
+...         return grad * 3 * x**2
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> y = Cube.apply(x)
+>>> y
+tensor(8., grad_fn=<CubeBackward>)
+>>> y.backward()
+>>> x.grad
+tensor(12.)
+
+The engine broadcasts nothing back by itself in ``backward``: a gradient whose shape was
+broadcast is summed back to the input's shape, and cast to its dtype, by the engine, as
+PyTorch's engine does, so each op's derivative can be written as plainly as on paper.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .grad_mode import is_grad_enabled
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+FREED_GRAPH_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+# Creation order of nodes: the engine runs the newest ready node first, as PyTorch does,
+# and drawings number nodes by it so that they are the same on every run.
+_sequence_numbers = itertools.count()
+
+Edge = tuple["Node | None", int]
+
+
+class Node:
+    """A node of the backward graph: what a tensor's ``grad_fn`` points to.
+
+    ``next_functions`` holds one ``(node, 0)`` pair per input of the operation, with
+    ``None`` for inputs that need no gradient, exactly as PyTorch shows it.
+    """
+
+    formula: str = ""
+
+    def __init__(self, next_functions: tuple[Edge, ...]) -> None:
+        self.next_functions = next_functions
+        self.sequence_nr = next(_sequence_numbers)
+        self.tensor_pre_hooks: list[Callable[[Tensor], Tensor | None]] = []
+        self.retained_tensor: weakref.ref[Tensor] | None = None
+        # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
+        # shape and casts it to the dtype. None where the node needs no such check.
+        self.input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object>"
+
+    def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
+        """The gradients this node sends to each of its ``next_functions``."""
+        raise NotImplementedError
+
+    # Overridden by nodes that keep saved tensors.
+    def saved_tensors_freed(self) -> bool:
+        return False
+
+    def release_saved_tensors(self) -> None:
+        pass
+
+    def check_saved_versions(self) -> None:
+        pass
+
+
+class AccumulateGrad(Node):
+    """The node at the end of every path: adds the gradient that arrives into ``variable.grad``."""
+
+    formula = "leaf.grad += grad"
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__(())
+        self.variable = variable
+
+    def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
+        return ()
+
+
+class CopyBackwards(Node):
+    """What ``x.grad`` points to after ``backward(create_graph=True)``: ``.grad`` is a copy of
+    the incoming gradient, and its history continues through that gradient's graph."""
+
+    formula = "copy: the gradient passes through"
+
+    def __init__(self, source: Edge) -> None:
+        super().__init__(((None, 0), source))
+
+    def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
+        return (None, grad)
+
+
+class SavedTensor:
+    """A tensor kept for ``backward``, with the version it had when it was saved.
+
+    A saved *result* of the op is stored without its ``grad_fn``, which is this very node:
+    keeping it would make a reference cycle between a node and its output.
+    """
+
+    def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
+        self.tensor: Tensor | None = None if is_result else tensor
+        self.array = tensor._array
+        self.version_counter = tensor._version
+        self.saved_version = tensor._version.value
+        self.is_result = is_result
+        self.requires_grad = tensor.requires_grad
+        self.kind = tensor.type_description()
+
+    def unpack(self, node: Node) -> Tensor:
+        from .tensor import Tensor
+
+        if self.tensor is not None:
+            return self.tensor
+        return Tensor._from_graph(self.array, node, self.version_counter)
+
+    def modified_error(self, node: Node) -> RuntimeError:
+        producer = node.name() if self.is_result else _producer_name(self.tensor)
+        where = f"which is output 0 of {producer}, " if producer else ""
+        return RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [{self.kind}], {where}is at version "
+            f"{self.version_counter.value}; expected version {self.saved_version} instead. "
+            "Hint: the tensor was changed in place after it was used; use an out-of-place "
+            "operation (y = y + 1 rather than y += 1) or clone it first."
+        )
+
+
+def _producer_name(tensor: Tensor | None) -> str:
+    if tensor is None or tensor.grad_fn is None:
+        return ""
+    return tensor.grad_fn.name().removesuffix("Backward0").removesuffix("Backward1")
+
+
+class Context:
+    """What ``forward`` leaves for ``backward``: saved tensors and any plain attributes
+    (``ctx.dim = dim``), plus ``needs_input_grad`` as in PyTorch."""
+
+    def __init__(self, inputs: tuple[Any, ...]) -> None:
+        from .tensor import Tensor
+
+        # Only which arguments were Tensors is kept, never the inputs themselves: a graph
+        # must not keep alive intermediate tensors that nobody else references.
+        self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
+        self.needs_input_grad = tuple(getattr(value, "requires_grad", False) for value in inputs)
+        self._to_save: tuple[Any, ...] = ()
+        self._saved: list[SavedTensor | Tensor] | None = None
+        self._node: Node | None = None
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Keep ``values`` for ``backward``. Pass the numpy arrays ``forward`` received (they
+        are saved as the Tensors they came from) or the array ``forward`` returns."""
+        self._to_save = values
+
+    @property
+    def saved_tensors(self) -> tuple[Tensor, ...]:
+        if self._saved is None:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        assert self._node is not None
+        unpacked = []
+        for saved in self._saved:
+            if isinstance(saved, SavedTensor):
+                if saved.version_counter.value != saved.saved_version:
+                    raise saved.modified_error(self._node)
+                saved = saved.unpack(self._node)
+            unpacked.append(saved)
+        return tuple(unpacked)
+
+    def _resolve_saved(self, origins: dict[int, Tensor], result: np.ndarray) -> None:
+        """Turn what ``forward`` asked to save into Tensors, once the result exists."""
+        from .tensor import Tensor
+
+        saved: list[SavedTensor | Tensor] = []
+        for value in self._to_save:
+            if isinstance(value, Tensor):
+                saved.append(SavedTensor(value))
+            elif value is result:
+                saved.append(_ResultPlaceholder())  # type: ignore[arg-type]
+            elif id(value) in origins:
+                saved.append(SavedTensor(origins[id(value)]))
+            else:  # a constant computed in forward: it has no history to protect
+                saved.append(Tensor(np.asarray(value)))
+        self._saved = saved
+        self._to_save = ()
+
+
+class _ResultPlaceholder:
+    """Stands for the op's result until the result Tensor has been made."""
+
+
+class BackwardNode(Node):
+    """The node a ``Function`` leaves in the graph: runs its ``backward`` with its context."""
+
+    def __init__(self, function: type[Function], ctx: Context, next_functions: tuple[Edge, ...]):
+        super().__init__(next_functions)
+        self.function = function
+        self.ctx = ctx
+        self.formula = function.formula
+        self.had_saved_tensors = False
+        ctx._node = self
+
+    def name(self) -> str:
+        # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
+        # sum(x, dim) SumBackward1 in PyTorch, with the same derivative.
+        return getattr(self.ctx, "node_name", None) or self.function.node_name()
+
+    def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
+        grads = self.function.backward(self.ctx, grad)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        is_tensor = self.ctx.input_is_tensor
+        if len(grads) != len(is_tensor):
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {len(is_tensor)}, got {len(grads)})"
+            )
+        # next_functions holds an edge for Tensor arguments only; numbers get no gradient.
+        return tuple(g for g, tensor in zip(grads, is_tensor, strict=True) if tensor)
+
+    def saved_tensors_freed(self) -> bool:
+        return self.had_saved_tensors and self.ctx._saved is None
+
+    def release_saved_tensors(self) -> None:
+        if self.ctx._saved:
+            self.ctx._saved = None
+
+    def check_saved_versions(self) -> None:
+        for saved in self.ctx._saved or ():
+            if isinstance(saved, SavedTensor) and (
+                saved.version_counter.value != saved.saved_version
+            ):
+                raise saved.modified_error(self)
+
+
+class Function:
+    """Base class of every differentiable operation (see the module docstring).
+
+    Class attributes a subclass may set:
+
+    - ``formula``: the local derivative in a short line, shown by the backward stepper.
+    - ``name``: the ``grad_fn`` name, when it is not ``<ClassName>Backward0``'s pattern.
+    - ``is_view``: the result shares memory with the first input (reshape, transpose, ...).
+    """
+
+    formula: str = ""
+    name: str | None = None
+    is_view: bool = False
+
+    @staticmethod
+    def forward(ctx: Context, *args: Any, **options: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def node_name(cls) -> str:
+        return cls.name or f"{cls.__name__}Backward"
+
+    @classmethod
+    def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
+        """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
+        from .tensor import Tensor
+
+        return [value._array if isinstance(value, Tensor) else value for value in args]
+
+    @classmethod
+    def apply(cls, *args: Any, **options: Any) -> Tensor:
+        """Run ``forward`` on ``args`` (Tensors or numbers) and, when gradients are being
+        recorded and an input requires them, attach a node that can run ``backward``.
+        Keyword ``options`` (``dim=0``) are passed to ``forward`` and get no gradient."""
+        from .tensor import Tensor
+
+        ctx = Context(args)
+        arrays = cls.arrays_for_forward(args)
+        # Which Tensor each array came from, so that saving an array saves its Tensor.
+        origins = {id(a): v for a, v in zip(arrays, args, strict=True) if isinstance(v, Tensor)}
+        result_array = cls.forward(ctx, *arrays, **options)
+        if not isinstance(result_array, np.ndarray):
+            result_array = np.asarray(result_array)
+        records = is_grad_enabled() and any(ctx.needs_input_grad)
+        base = args[0] if cls.is_view else None
+        if not records:
+            return Tensor._from_op(result_array, None, base)
+        ctx._resolve_saved(origins, result_array)
+        tensors = [value for value in args if isinstance(value, Tensor)]
+        node = BackwardNode(cls, ctx, tuple(t._edge() for t in tensors))
+        node.input_metadata = tuple((t.shape, t._array.dtype) for t in tensors)
+        result = Tensor._from_op(result_array, node, base)
+        assert ctx._saved is not None
+        ctx._saved = [
+            SavedTensor(result, is_result=True) if isinstance(s, _ResultPlaceholder) else s
+            for s in ctx._saved
+        ]
+        node.had_saved_tensors = bool(ctx._saved)
+        return result

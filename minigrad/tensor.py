@@ -1,0 +1,805 @@
+"""The ``Tensor``: a numpy array with the bookkeeping autograd needs.
+
+A tensor holds its values, whether it ``requires_grad``, its ``.grad``, and ``grad_fn``, the
+node of the backward graph that made it (``None`` for a leaf). Operators and methods only
+delegate to the ops in ``minigrad.ops``, where each forward sits beside its derivative.
+
+>>> import minigrad as mg
+>>> w = mg.tensor(2.0, requires_grad=True)
+>>> b = mg.tensor(5.0, requires_grad=True)
+>>> x = mg.tensor(3)
+>>> y = w * x + b
+>>> y
+tensor(11., grad_fn=<AddBackward0>)
+>>> y.backward()
+>>> w.grad, b.grad, x.grad
+(tensor(3.), tensor(1.), None)
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from . import dtypes, ops
+from .function import AccumulateGrad, Node
+from .grad_mode import is_grad_enabled, no_grad
+from .printing import tensor_repr
+
+Number = int | float | bool
+
+
+class Size(tuple):
+    """A shape, printed as PyTorch prints ``torch.Size``: ``minigrad.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class VersionCounter:
+    """Counts in-place changes of a tensor's memory; views share their base's counter, so a
+    saved tensor can tell that it was modified behind its back."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def bump(self) -> None:
+        self.value += 1
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` takes the hook away again."""
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it.
+
+    Make tensors with ``minigrad.tensor(...)``, ``zeros``, ``randn`` and friends rather than
+    with this class directly.
+    """
+
+    __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
+
+    def __init__(self, array: np.ndarray, requires_grad: bool = False) -> None:
+        self._array = array
+        self._grad: Tensor | None = None
+        self.grad_fn: Node | None = None
+        self._requires_grad = False
+        self._version = VersionCounter()
+        self._base: Tensor | None = None
+        self._hooks: list[Callable[[Tensor], Tensor | None]] = []
+        self._accumulator: weakref.ref[AccumulateGrad] | None = None
+        self._is_wrapped_number = False
+        if requires_grad:
+            self.requires_grad_(True)
+
+    # -- construction used by the ops and the engine ------------------------------------
+    @classmethod
+    def _from_op(cls, array: np.ndarray, node: Node | None, base: Tensor | None) -> Tensor:
+        """The result of an op: with ``node`` as its ``grad_fn`` when recorded."""
+        result = cls(array)
+        if node is not None:
+            result.grad_fn = node
+            result._requires_grad = True
+        if base is not None and np.shares_memory(array, base._array):
+            result._base = base if base._base is None else base._base
+            result._version = base._version
+        return result
+
+    @classmethod
+    def _from_graph(cls, array: np.ndarray, node: Node, version: VersionCounter) -> Tensor:
+        """A saved result, given back its ``grad_fn`` when it is unpacked."""
+        result = cls(array)
+        result.grad_fn, result._requires_grad, result._version = node, True, version
+        return result
+
+    @classmethod
+    def _wrap_number(cls, value: Any) -> Tensor:
+        """A Python number as an operand: a tensor that type promotion treats as a number."""
+        if isinstance(value, bool | np.bool_):
+            array = np.array(value, dtype=np.bool_)
+        elif isinstance(value, int | np.integer):
+            array = np.array(value, dtype=np.int64)
+        elif isinstance(value, float | np.floating):
+            array = np.array(value, dtype=np.float64)
+        else:
+            raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+        wrapped = cls(array)
+        wrapped._is_wrapped_number = True
+        return wrapped
+
+    def _edge(self) -> tuple[Node | None, int]:
+        """Where a gradient for this tensor goes: its ``grad_fn``, or for a leaf that
+        requires grad its ``AccumulateGrad`` node (one per leaf while a graph holds it)."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, 0)
+        if not self._requires_grad:
+            return (None, 0)
+        accumulator = self._accumulator() if self._accumulator is not None else None
+        if accumulator is None:
+            accumulator = AccumulateGrad(self)
+            self._accumulator = weakref.ref(accumulator)
+        return (accumulator, 0)
+
+    # -- what a tensor is ---------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        return self.shape if dim is None else self._array.shape[dim]
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    def dim(self) -> int:
+        return self._array.ndim
+
+    def numel(self) -> int:
+        return int(self._array.size)
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self._array)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def type_description(self) -> str:
+        """PyTorch's short description used in error messages: ``FloatTensor [2, 3]``."""
+        kind = {
+            "float16": "Half",
+            "float32": "Float",
+            "float64": "Double",
+            "int64": "Long",
+            "int32": "Int",
+            "int16": "Short",
+            "int8": "Char",
+            "uint8": "Byte",
+            "bool": "Bool",
+        }[self.dtype.name]
+        return f"minigrad.{kind}Tensor [{', '.join(map(str, self.shape))}]"
+
+    # -- values out ------------------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        """The values as a numpy array sharing memory with the tensor."""
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._array
+
+    def item(self) -> Number:
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
+            )
+        return self._array.item()
+
+    def tolist(self) -> Any:
+        return self._array.tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.item())
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        name = self.grad_fn.name() if self.grad_fn is not None else None
+        return tensor_repr(self._array, requires_grad=self._requires_grad, grad_fn_name=name)
+
+    __hash__ = object.__hash__  # == is elementwise, as in PyTorch; identity hashes
+
+    # -- autograd attributes ----------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Start (or stop) recording operations on this leaf, in place."""
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors made by the user rather than by an op that was recorded."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The gradient accumulated by ``backward()``: ``None`` until one arrives."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype != self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def data(self) -> Tensor:
+        """The same values, detached from the graph (changing them is not recorded)."""
+        detached = Tensor(self._array)
+        return detached
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._array = value._array
+
+    def detach(self) -> Tensor:
+        """A tensor with the same values, sharing memory, but cut off from the graph."""
+        detached = Tensor(self._array)
+        detached._version = self._version
+        detached._base = self if self._base is None else self._base
+        return detached
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor too (leaves always keep theirs)."""
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self.grad_fn.retained_tensor = weakref.ref(self)
+
+    @property
+    def retains_grad(self) -> bool:
+        node = self.grad_fn
+        return (
+            node is not None
+            and node.retained_tensor is not None
+            and (node.retained_tensor() is self)
+        )
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient has been computed; a returned
+        tensor replaces the gradient."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        hooks = self._hooks if self.grad_fn is None else self.grad_fn.tensor_pre_hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def backward(
+        self,
+        gradient: Any = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Compute the gradient of this tensor with respect to every leaf that requires
+        grad, and add it into each leaf's ``.grad``.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> (x**2).backward(gradient=mg.tensor([1.0, 0.5, 0.25]))
+        >>> x.grad
+        tensor([2.0000, 2.0000, 1.5000])
+        """
+        from .autograd import backward
+
+        backward(
+            [self],
+            None if gradient is None else [gradient],
+            retain_graph,
+            create_graph,
+            inputs=inputs,
+        )
+
+    # -- changing values in place -----------------------------------------------------------
+    def _check_inplace(self) -> None:
+        if not is_grad_enabled():
+            return
+        if self.grad_fn is None and self._requires_grad:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "minigrad does not record in-place operations on a view of a tensor that "
+                "requires grad; use the out-of-place form (y = y + 1) instead."
+            )
+
+    def _apply_inplace(self, op: Callable[[Tensor], Tensor], other: Any = None) -> Tensor:
+        """Write ``op(self)`` into this tensor's memory. When the change is recorded, the
+        tensor's history continues from the op (PyTorch's rebase), and ops that saved this
+        tensor earlier notice the new version and refuse to backward with stale values."""
+        self._check_inplace()
+        recorded = is_grad_enabled() and (
+            self._requires_grad or getattr(other, "requires_grad", False)
+        )
+        if recorded:
+            # The op runs on a copy with the same place in the graph, so whatever it saves
+            # for backward is the value from before the write.
+            before = Tensor(self._array.copy())
+            before.grad_fn, before._requires_grad = self.grad_fn, self._requires_grad
+            result = op(before)
+        else:
+            with no_grad():
+                result = op(self)
+        if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
+            raise RuntimeError(
+                f"result type {result.dtype.name.capitalize()} can't be cast to the desired "
+                f"output type {self.dtype.name.capitalize()}"
+            )
+        np.copyto(
+            self._array, np.broadcast_to(result._array, self._array.shape), casting="same_kind"
+        )
+        self._version.bump()
+        if recorded:
+            self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
+        return self
+
+    def add_(self, other: Any, alpha: Number = 1) -> Tensor:
+        return self._apply_inplace(lambda t: t + other * alpha, other)
+
+    def sub_(self, other: Any, alpha: Number = 1) -> Tensor:
+        return self._apply_inplace(lambda t: t - other * alpha, other)
+
+    def mul_(self, other: Any) -> Tensor:
+        return self._apply_inplace(lambda t: t * other, other)
+
+    def div_(self, other: Any) -> Tensor:
+        return self._apply_inplace(lambda t: t / other, other)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return self._apply_inplace(lambda t: t**exponent, exponent)
+
+    def zero_(self) -> Tensor:
+        """Set every value to 0, in place: ``w.grad.zero_()`` before the next backward."""
+        return self.fill_(0)
+
+    def fill_(self, value: Number) -> Tensor:
+        from . import ops
+
+        return self._apply_inplace(lambda t: ops.Fill.apply(t, value=value))
+
+    def copy_(self, source: Any) -> Tensor:
+        """Copy ``source``'s values (broadcast) into this tensor."""
+        from . import ops
+
+        return self._apply_inplace(lambda t: ops.CopyFrom.apply(t, _operand(source)), source)
+
+    def clamp_(self, min: Number | None = None, max: Number | None = None) -> Tensor:
+        return self._apply_inplace(lambda t: t.clamp(min, max))
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        from . import ops
+
+        self._apply_inplace(lambda t: ops.IndexPut.apply(t, _operand(value), index=index), value)
+
+    # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
+    def __add__(self, other: Any) -> Tensor:
+        return ops.Add.apply(self, _operand(other))
+
+    def __radd__(self, other: Any) -> Tensor:
+        return ops.Add.apply(self, _operand(other))
+
+    def __sub__(self, other: Any) -> Tensor:
+        return ops.Sub.apply(self, _operand(other))
+
+    def __rsub__(self, other: Any) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return ops.Sub.apply(Tensor(other), self)
+        return ops.Rsub.apply(self, number=other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return ops.Mul.apply(self, _operand(other))
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return ops.Mul.apply(self, _operand(other))
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return ops.Div.apply(self, _operand(other))
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        # PyTorch computes number / x as x.reciprocal() * number.
+        return ops.Mul.apply(self.reciprocal(), _operand(other))
+
+    def __neg__(self) -> Tensor:
+        return ops.Neg.apply(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return ops.Pow.apply(self, exponent)
+        return ops.PowScalar.apply(self, exponent=_python_number(exponent))
+
+    def __rpow__(self, base: Any) -> Tensor:
+        return ops.PowNumberBase.apply(self, base=_python_number(base))
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return ops.matmul(self, _tensor_operand(other))
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return ops.matmul(_tensor_operand(other), self)
+
+    def add(self, other: Any, alpha: Number = 1) -> Tensor:
+        return self + (other * alpha if alpha != 1 else other)
+
+    def sub(self, other: Any, alpha: Number = 1) -> Tensor:
+        return self - (other * alpha if alpha != 1 else other)
+
+    def mul(self, other: Any) -> Tensor:
+        return self * other
+
+    def div(self, other: Any) -> Tensor:
+        return self / other
+
+    def pow(self, exponent: Any) -> Tensor:
+        return self**exponent
+
+    def neg(self) -> Tensor:
+        return -self
+
+    def matmul(self, other: Tensor) -> Tensor:
+        return self @ other
+
+    def mm(self, other: Tensor) -> Tensor:
+        if self.ndim != 2 or other.ndim != 2:
+            raise RuntimeError(
+                "self must be a matrix" if self.ndim != 2 else "mat2 must be a matrix"
+            )
+        return ops.Mm.apply(self, other)
+
+    def mv(self, vec: Tensor) -> Tensor:
+        return ops.Mv.apply(self, vec)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return ops.Dot.apply(self, other)
+
+    def reciprocal(self) -> Tensor:
+        return ops.Reciprocal.apply(self)
+
+    # -- comparisons: boolean tensors, never part of the graph ------------------------------
+    def _compare(self, other: Any, compare: Callable[[Any, Any], np.ndarray]) -> Tensor:
+        other = _operand(other)
+        ops.broadcast_shape(self.shape, other.shape)
+        return Tensor(np.asarray(compare(self._array, other._array)))
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less)
+
+    def __le__(self, other: Any) -> Tensor:
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return self._compare(other, np.greater_equal)
+
+    def __and__(self, other: Any) -> Tensor:
+        return self._compare(other, np.logical_and if self.dtype.name == "bool" else np.bitwise_and)
+
+    def __or__(self, other: Any) -> Tensor:
+        return self._compare(other, np.logical_or if self.dtype.name == "bool" else np.bitwise_or)
+
+    def __invert__(self) -> Tensor:
+        return Tensor(
+            np.logical_not(self._array) if self.dtype.name == "bool" else np.invert(self._array)
+        )
+
+    def eq(self, other: Any) -> Tensor:
+        return self == other
+
+    def equal(self, other: Tensor) -> bool:
+        return self.shape == other.shape and bool(np.array_equal(self._array, other._array))
+
+    def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+        return bool(np.allclose(self._array, other._array, rtol=rtol, atol=atol))
+
+    def sign(self) -> Tensor:
+        return Tensor(np.sign(self._array))
+
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None:
+            return Tensor(np.asarray(np.argmax(self._array), dtype=np.int64))
+        return Tensor(np.argmax(self._array, axis=dim, keepdims=keepdim).astype(np.int64))
+
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None:
+            return Tensor(np.asarray(np.argmin(self._array), dtype=np.int64))
+        return Tensor(np.argmin(self._array, axis=dim, keepdims=keepdim).astype(np.int64))
+
+    # -- functions of one tensor -------------------------------------------------------------
+    def exp(self) -> Tensor:
+        return ops.Exp.apply(self)
+
+    def log(self) -> Tensor:
+        return ops.Log.apply(self)
+
+    def sqrt(self) -> Tensor:
+        return ops.Sqrt.apply(self)
+
+    def abs(self) -> Tensor:
+        return ops.Abs.apply(self)
+
+    def sin(self) -> Tensor:
+        return ops.Sin.apply(self)
+
+    def cos(self) -> Tensor:
+        return ops.Cos.apply(self)
+
+    def tanh(self) -> Tensor:
+        return ops.Tanh.apply(self)
+
+    def sigmoid(self) -> Tensor:
+        return ops.Sigmoid.apply(self)
+
+    def relu(self) -> Tensor:
+        return ops.Relu.apply(self)
+
+    def clamp(self, min: Number | None = None, max: Number | None = None) -> Tensor:
+        return ops.Clamp.apply(self, min=min, max=max)
+
+    def softmax(self, dim: int) -> Tensor:
+        return ops.Softmax.apply(self, dim=dim)
+
+    def log_softmax(self, dim: int) -> Tensor:
+        return ops.LogSoftmax.apply(self, dim=dim)
+
+    # -- reductions ----------------------------------------------------------------------------
+    def sum(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        return ops.Sum.apply(self, dim=dim, keepdim=keepdim)
+
+    def mean(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        return ops.Mean.apply(self, dim=dim, keepdim=keepdim)
+
+    def max(self, dim: int | None = None, keepdim: bool = False) -> Any:
+        """The largest value, or with ``dim`` the ``(values, indices)`` along it."""
+        if dim is None:
+            return ops.MaxAll.apply(self)
+        values = ops.MaxDim.apply(self, dim=dim, keepdim=keepdim)
+        return ReturnTypes.max(values, self.argmax(dim, keepdim))
+
+    def min(self, dim: int | None = None, keepdim: bool = False) -> Any:
+        """The smallest value, or with ``dim`` the ``(values, indices)`` along it."""
+        if dim is None:
+            return ops.MinAll.apply(self)
+        values = ops.MinDim.apply(self, dim=dim, keepdim=keepdim)
+        return ReturnTypes.min(values, self.argmin(dim, keepdim))
+
+    def sum_to_size(self, *shape: Any) -> Tensor:
+        """Sum over the dimensions that were broadcast, so the result has ``shape``."""
+        shape = _shape_argument(shape)
+        result = self
+        leading = self.ndim - len(shape)
+        if leading > 0:
+            result = result.sum(dim=tuple(range(leading)))
+        stretched = tuple(i for i, n in enumerate(shape) if n == 1 and result.shape[i] != 1)
+        if stretched:
+            result = result.sum(dim=stretched, keepdim=True)
+        return result
+
+    # -- shapes ------------------------------------------------------------------------------
+    def reshape(self, *shape: Any) -> Tensor:
+        return ops.View.apply(self, shape=_resolve_shape(_shape_argument(shape), self.numel()))
+
+    def view(self, *shape: Any) -> Tensor:
+        return self.reshape(*shape)
+
+    def flatten(self) -> Tensor:
+        return self.reshape(-1)
+
+    def t(self) -> Tensor:
+        return ops.T.apply(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        return ops.Permute.apply(self, dims=tuple(reversed(range(self.ndim))))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        return self.transpose(-2, -1)
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        return ops.Transpose.apply(self, dim0=dim0, dim1=dim1)
+
+    def permute(self, *dims: Any) -> Tensor:
+        return ops.Permute.apply(self, dims=_shape_argument(dims))
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return ops.Unsqueeze.apply(self, dim=dim)
+
+    def squeeze(self, dim: int | None = None) -> Tensor:
+        return ops.Squeeze.apply(self, dim=dim)
+
+    def expand(self, *shape: Any) -> Tensor:
+        return ops.Expand.apply(self, shape=_shape_argument(shape))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other.shape)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return ops.Index.apply(self, index=ops.normalize_index(index))
+
+    def select(self, dim: int, index: int) -> Tensor:
+        (axis,) = ops._dims(dim, self.ndim)
+        return self[(slice(None),) * axis + (index,)]
+
+    # -- copies and types ------------------------------------------------------------------
+    def clone(self) -> Tensor:
+        return ops.Clone.apply(self)
+
+    def to(self, dtype: Any) -> Tensor:
+        target = dtypes.to_dtype(dtype)
+        if target.numpy == self._array.dtype:
+            return self
+        if self._requires_grad and not target.is_floating_point:
+            with no_grad():
+                return ops.ToCopy.apply(self, dtype=target.numpy)
+        return ops.ToCopy.apply(self, dtype=target.numpy)
+
+    def type(self, dtype: Any) -> Tensor:
+        return self.to(dtype)
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool_)
+
+
+class ReturnTypes:
+    """Named results of ``max(dim)`` and ``min(dim)``, printed as PyTorch prints them."""
+
+    from collections import namedtuple as _namedtuple
+
+    class max(_namedtuple("max", ["values", "indices"])):  # noqa: N801
+        def __repr__(self) -> str:
+            return f"minigrad.return_types.max(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    class min(_namedtuple("min", ["values", "indices"])):  # noqa: N801
+        def __repr__(self) -> str:
+            return f"minigrad.return_types.min(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+def _python_number(value: Any) -> Number:
+    if isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"unsupported operand type for **: '{type(value).__name__}'")
+
+
+def _tensor_operand(value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(value).__name__}")
+
+
+def _shape_argument(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    """``reshape(2, 3)`` and ``reshape((2, 3))`` both mean the shape ``(2, 3)``."""
+    if len(shape) == 1 and isinstance(shape[0], tuple | list):
+        shape = tuple(shape[0])
+    return tuple(int(n) for n in shape)
+
+
+def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = int(np.prod([n for n in shape if n != -1]))
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if n == -1 else n for n in shape)
+    return shape
+
+
+def _operand(value: Any) -> Tensor:
+    """A Tensor for an op's argument: tensors as they are, Python numbers wrapped."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, np.ndarray):
+        return Tensor(value)
+    return Tensor._wrap_number(value)
+
+
+def as_tensor_like(value: Any, like: Tensor) -> Tensor:
+    """``value`` as a Tensor, taking ``like``'s dtype when it is not one already."""
+    if isinstance(value, Tensor):
+        return value
+    return Tensor(np.asarray(value, dtype=like._array.dtype))
