@@ -1,0 +1,61 @@
+# minigrad: `make lab` opens the lessons, `make test` runs the whole suite.
+# Both first run scripts/bootstrap.sh (venv, pip install -e .[dev], Graphviz), which is
+# quick when nothing changed.
+#
+# Variables (make VAR=... or environment):
+#   PYTHON       Python used to create the venv             (python3)
+#   VENV         the virtual environment                    (.venv)
+#   LAB_ARGS     extra arguments for jupyter lab            e.g. LAB_ARGS="--no-browser --port 8899"
+#   PYTEST_ARGS  extra arguments for pytest                 e.g. PYTEST_ARGS="-k backward -x"
+#   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
+#   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
+
+PYTHON ?= python3
+VENV ?= .venv
+LAB_ARGS ?=
+PYTEST_ARGS ?=
+
+BIN := $(VENV)/bin
+SANITIZE := notebooks/nbval-sanitize.cfg
+# --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
+PYTEST = $(BIN)/python -m pytest tests notebooks --nbval --nbval-current-env \
+	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
+
+.PHONY: lab test bootstrap lint format clean
+
+# Open the lessons in JupyterLab. The landing page is the first of these that exists.
+lab: bootstrap
+	@landing=""; \
+	for f in notebooks/index.ipynb notebooks/00_index.ipynb notebooks/README.md; do \
+	    if [ -e "$$f" ]; then landing="$$f"; break; fi; \
+	done; \
+	root=""; if [ "$$(id -u)" = 0 ]; then root="--allow-root"; fi; \
+	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing"; \
+	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing
+
+# Lint, format check, then ONE pytest run over the tests and the notebooks (nbval strict).
+# pytest's exit 5 means it collected nothing: that is a failure, not a pass.
+test: bootstrap
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@echo "$(PYTEST)"; \
+	$(PYTEST); rc=$$?; \
+	if [ $$rc -eq 5 ]; then \
+	    echo "make test: FAILED: pytest collected no tests (exit 5); an empty suite is not a pass." >&2; \
+	fi; \
+	exit $$rc
+
+bootstrap:
+	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
+
+# Developing: lint only / apply the formatter and the safe lint fixes.
+lint: bootstrap
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: bootstrap
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Bring a machine up to what `make lab` and `make test` need. Safe to re-run: every
+# step checks first and does nothing when it is already done.
+#
+#   1. a virtual environment in .venv (python3 -m venv);
+#   2. minigrad installed into it in editable mode with its extras, redone only when
+#      pyproject.toml changed since the last install;
+#   3. Graphviz's `dot` program (system package) for the graph drawings;
+#   4. Chromium for the browser tests, only when asked for;
+#   5. a JupyterLab settings override that turns off the news/update toast.
+#
+# Environment:
+#   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras dev,oracle (PyTorch),
+#                           Chromium, and missing system tools are errors (.ci/run sets it)
+#   MINIGRAD_BROWSER=1      also install Chromium
+#   MINIGRAD_EXTRAS=...     override the extras (default: dev, or dev,oracle as above)
+#   VENV, PYTHON            where the venv lives (.venv) and the Python that makes it (python3)
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+REQUIRE_ALL="${MINIGRAD_REQUIRE_ALL:-0}"
+BROWSER="${MINIGRAD_BROWSER:-0}"
+if [[ "$REQUIRE_ALL" == 1 ]]; then
+    EXTRAS="${MINIGRAD_EXTRAS:-dev,oracle}"
+    BROWSER=1
+else
+    EXTRAS="${MINIGRAD_EXTRAS:-dev}"
+fi
+
+say() { echo "bootstrap: $*"; }
+warn() { echo "bootstrap: WARNING: $*" >&2; }
+die() {
+    echo "bootstrap: ERROR: $*" >&2
+    exit 1
+}
+
+# --- 1. virtual environment ------------------------------------------------------------
+if [[ ! -x "$VENV/bin/python" ]]; then
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+        die "$PYTHON is $("$PYTHON" --version 2>&1); minigrad needs Python 3.11 or newer (set PYTHON=...)"
+    say "creating $VENV with $("$PYTHON" --version 2>&1)"
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+fi
+
+# --- 2. editable install, only when pyproject.toml is newer than the last install -------
+# One stamp per set of extras, so switching to MINIGRAD_REQUIRE_ALL=1 installs torch once.
+stamp="$VENV/.minigrad-installed-${EXTRAS//,/-}"
+if [[ pyproject.toml -nt "$stamp" ]]; then
+    say "pip install -e '.[$EXTRAS]' (first time takes a minute)"
+    "$VENV/bin/python" -m pip install --quiet -e ".[$EXTRAS]"
+    touch "$stamp"
+fi
+
+# --- 3 + 4. system packages: Graphviz always, Chromium when asked ----------------------
+apt_packages=()
+if ! command -v dot >/dev/null; then
+    apt_packages+=(graphviz)
+fi
+if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
+    apt_packages+=(chromium chromium-driver)
+fi
+
+if ((${#apt_packages[@]})); then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
+        # One `apt-get update` serves every package. A failure here is reported below.
+        say "apt-get install ${apt_packages[*]}"
+        { apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null; } ||
+            warn "apt-get failed (see above)"
+    fi
+fi
+
+if ! command -v dot >/dev/null; then
+    msg="Graphviz's \`dot\` program is not installed: graphs cannot be drawn, and
+    the tests that need it skip (fail under MINIGRAD_REQUIRE_ALL=1). Install it with one of:
+        sudo apt-get install graphviz             (Debian, Ubuntu)
+        brew install graphviz                     (macOS)
+        conda install -c conda-forge graphviz     (conda)"
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
+fi
+if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
+    msg="Chromium is not installed: the browser tests skip (fail under MINIGRAD_REQUIRE_ALL=1).
+    Install it with: sudo apt-get install chromium chromium-driver"
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
+fi
+
+# --- 5. JupyterLab: no news or update-check toast --------------------------------------
+settings="$VENV/share/jupyter/lab/settings"
+mkdir -p "$settings"
+cat >"$settings/overrides.json" <<'JSON'
+{
+  "@jupyterlab/apputils-extension:notification": {
+    "fetchNews": "false",
+    "checkForUpdates": false
+  }
+}
+JSON

@@ -1,0 +1,127 @@
+"""Shared pytest setup for minigrad's tests.
+
+Fixtures
+    ``torch``           the PyTorch module, the oracle for parity tests
+                        (``def test_add(torch): ...``); skips when torch is missing.
+    ``requires_torch``  the same, for ``@pytest.mark.usefixtures("requires_torch")``.
+    ``requires_dot``    path of Graphviz's ``dot`` program; skips when it is not on PATH.
+
+Markers (registered in pyproject.toml) do the same for a test, class or module:
+``oracle`` (needs torch), ``graphviz`` (needs dot), ``browser`` (needs /usr/bin/chromium).
+
+MINIGRAD_REQUIRE_ALL=1 (set by .ci/run) turns every skip, and every xfail, into a
+failure that keeps the skip reason: in CI all tests must run.
+
+Hypothesis profiles: "dev" (100 examples) by default, "ci" (500 examples, database in
+.hypothesis/) when CI is set; HYPOTHESIS_PROFILE=name overrides both.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _env_on(name):
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+# --------------------------------------------------------------------------- hypothesis
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=500,
+    deadline=None,
+    print_blob=True,
+    derandomize=False,
+    database=DirectoryBasedExampleDatabase(ROOT / ".hypothesis" / "examples"),
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _env_on("CI") else "dev"))
+
+
+# --------------------------------------------------------------------------- optional tools
+def _need_torch():
+    return pytest.importorskip(
+        "torch", reason="PyTorch oracle not installed: pip install -e '.[oracle]'"
+    )
+
+
+def _need_dot():
+    dot = shutil.which("dot")
+    if dot is None:
+        pytest.skip(
+            "Graphviz's `dot` is not on PATH: sudo apt-get install graphviz, "
+            "brew install graphviz, or conda install -c conda-forge graphviz"
+        )
+    return dot
+
+
+def _need_chromium():
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium not installed: sudo apt-get install chromium chromium-driver")
+    return CHROMIUM
+
+
+@pytest.fixture
+def torch():
+    return _need_torch()
+
+
+@pytest.fixture
+def requires_torch():
+    return _need_torch()
+
+
+@pytest.fixture
+def requires_dot():
+    return _need_dot()
+
+
+_MARKERS = {"oracle": _need_torch, "graphviz": _need_dot, "browser": _need_chromium}
+
+
+def pytest_runtest_setup(item):
+    for name, need in _MARKERS.items():
+        if item.get_closest_marker(name):
+            need()
+
+
+# --------------------------------------------------------------------------- nothing skipped in CI
+def _no_skips(report):
+    """Under MINIGRAD_REQUIRE_ALL=1 turn a skipped (or xfail/xpass) report into a failure."""
+    if not _env_on("MINIGRAD_REQUIRE_ALL"):
+        return report
+    if hasattr(report, "wasxfail"):
+        reason = f"xfail: {report.wasxfail}"
+        del report.wasxfail
+    elif report.skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    else:
+        return report
+    report.outcome = "failed"
+    report.longrepr = f"{reason} -- not allowed: MINIGRAD_REQUIRE_ALL=1, nothing may be skipped"
+    return report
+
+
+def pytest_configure(config):
+    # A skip at import time (module-level importorskip) becomes a collection error below;
+    # keep running the rest so one CI log shows everything that is missing.
+    if _env_on("MINIGRAD_REQUIRE_ALL"):
+        config.option.continue_on_collection_errors = True
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    return _no_skips((yield))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    return _no_skips((yield))
