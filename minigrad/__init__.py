@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd, dtypes, engine, ops
+from . import autograd, dtypes, engine, nn, ops, optim
 from .creation import (
     arange,
     cat,

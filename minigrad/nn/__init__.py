@@ -1,0 +1,40 @@
+"""Neural-network building blocks with PyTorch's names: ``Module``, ``Parameter``, layers,
+losses, and ``minigrad.nn.functional``.
+
+>>> import minigrad as mg
+>>> from minigrad import nn
+>>> _ = mg.manual_seed(0)
+>>> model = nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1))
+>>> loss = nn.MSELoss()(model(mg.ones(4, 1)), mg.zeros(4, 1))
+>>> loss.backward()
+>>> model[0].weight.grad.shape
+minigrad.Size([8, 1])
+"""
+
+from . import functional
+from .modules import (
+    CrossEntropyLoss,
+    Identity,
+    Linear,
+    Module,
+    MSELoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Tanh,
+)
+from .parameter import Parameter
+
+__all__ = [
+    "CrossEntropyLoss",
+    "Identity",
+    "Linear",
+    "MSELoss",
+    "Module",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Tanh",
+    "functional",
+]
