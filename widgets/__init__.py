@@ -1,0 +1,24 @@
+"""widgets: drawings and controls for minigrad graphs.
+
+>>> import minigrad as mg
+>>> import widgets
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> drawing = widgets.draw(x * x)           # a graphviz.Digraph: shows as SVG in Jupyter
+>>> stepper = widgets.BackwardStepper(x * x)  # step through its backward pass
+>>> stepper.num_steps
+2
+"""
+
+from .accumulation import GradAccumulation
+from .draw import Drawing, GraphvizMissingError, draw
+from .second_derivative import SecondDerivative
+from .stepper import BackwardStepper
+
+__all__ = [
+    "BackwardStepper",
+    "Drawing",
+    "GradAccumulation",
+    "GraphvizMissingError",
+    "SecondDerivative",
+    "draw",
+]

@@ -1,0 +1,237 @@
+"""``draw``: a picture of a backward graph, as Graphviz draws it.
+
+>>> import minigrad as mg
+>>> import widgets
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> w = mg.tensor(3.0, requires_grad=True)
+>>> y = x * w
+>>> drawing = widgets.draw(y)          # in a notebook, the drawing shows as SVG
+>>> "MulBackward0" in drawing.source and 'label="x' in drawing.source
+True
+
+Colours come from the Okabe–Ito palette, which stays distinguishable with every common
+kind of colour blindness; shapes and words say the same thing as the colours, so no legend
+is needed: tensors are rounded boxes, graph nodes are ellipses, and every box says what it
+is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import graphviz
+
+from minigrad import Tensor
+
+from ._graph import (
+    CONSTANT,
+    DERIVATIVE,
+    ELIDED,
+    GRAD_TENSOR,
+    LEAF,
+    OP,
+    OUTPUT,
+    Graph,
+    GraphNode,
+    build_graph,
+    caller_names,
+    merge_names,
+    shape_text,
+    short_value,
+)
+
+# The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
+ORANGE = "#E69F00"
+SKY_BLUE = "#56B4E9"
+BLUISH_GREEN = "#009E73"
+YELLOW = "#F0E442"
+BLUE = "#0072B2"
+VERMILLION = "#D55E00"
+REDDISH_PURPLE = "#CC79A7"
+GREY = "#999999"
+BLACK = "#000000"
+
+INSTALL_GRAPHVIZ = (
+    "Graphviz's `dot` program is not installed (or not on PATH), so the drawing cannot be "
+    "rendered. Install it with one of:\n"
+    "    sudo apt-get install graphviz        (Debian, Ubuntu)\n"
+    "    brew install graphviz                (macOS)\n"
+    "    conda install -c conda-forge graphviz\n"
+    "The DOT source is still available as `drawing.source`."
+)
+
+
+class GraphvizMissingError(graphviz.ExecutableNotFound):
+    """Raised instead of graphviz's own error, with the commands that install Graphviz."""
+
+    def __init__(self, args: Any = None) -> None:
+        RuntimeError.__init__(self, INSTALL_GRAPHVIZ)
+
+
+class Drawing(graphviz.Digraph):
+    """A ``graphviz.Digraph`` whose rendering explains how to install a missing ``dot``."""
+
+    def __repr__(self) -> str:
+        # The default repr shows a memory address, which differs on every run of a lesson.
+        return "<widgets.Drawing: shown as a picture in Jupyter; .source has the DOT text>"
+
+    def pipe(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().pipe(*args, **kwargs)
+        except graphviz.ExecutableNotFound as error:
+            raise GraphvizMissingError() from error
+
+    def render(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().render(*args, **kwargs)
+        except graphviz.ExecutableNotFound as error:
+            raise GraphvizMissingError() from error
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one kind of box is painted."""
+
+    shape: str
+    fill: str
+    border: str = BLACK
+    font: str = BLACK
+    style: str = "filled"
+    penwidth: float = 1.0
+
+
+LOOKS = {
+    LEAF: Look("box", SKY_BLUE, BLUE, style="rounded,filled"),
+    CONSTANT: Look("box", "#EEEEEE", GREY, "#555555", "rounded,filled,dashed"),
+    OP: Look("ellipse", "#FFFFFF"),
+    OUTPUT: Look("box", ORANGE, VERMILLION, style="rounded,filled", penwidth=2.0),
+    DERIVATIVE: Look("ellipse", REDDISH_PURPLE),
+    GRAD_TENSOR: Look("box", REDDISH_PURPLE, BLACK, style="rounded,filled", penwidth=2.0),
+    ELIDED: Look("note", YELLOW),
+    "freed": Look("ellipse", "#FFFFFF", GREY, "#777777", "filled,dashed"),
+}
+
+
+def look_of(box: GraphNode) -> Look:
+    """The look of a box: derivative before freed before the kind of node."""
+    if box.kind == OP and box.derivative:
+        return LOOKS[DERIVATIVE]
+    if box.kind == OP and box.freed:
+        return LOOKS["freed"]
+    return LOOKS[box.kind]
+
+
+def label_lines(box: GraphNode, show_values: bool = True, show_grads: bool = True) -> list[str]:
+    """The lines of text in a box (the static drawing's; the stepper adds its own)."""
+    lines = [box.title]
+    tensor = box.tensor
+    if box.kind in (LEAF, OUTPUT, GRAD_TENSOR, CONSTANT) and tensor is not None:
+        if box.kind == LEAF:
+            lines[0] += " (leaf)"
+        elif box.kind == OUTPUT:
+            lines[0] += " (output)"
+        lines.append(shape_text(tensor))
+        if show_values:
+            lines.append("value " + short_value(tensor))
+        if show_grads and box.kind == LEAF:
+            lines.append("grad " + ("None" if tensor.grad is None else short_value(tensor.grad)))
+    elif box.kind == OP:
+        if box.produced is not None and box.node is not None:
+            # The caller named the tensor this node made: say so, with its value.
+            produced = f"makes {box.produced_name}"
+            if show_values:
+                produced += " = " + short_value(box.produced)
+            lines.append(produced)
+        if box.derivative:
+            lines.append("(from create_graph)")
+        elif box.freed:
+            lines.append("saved tensors freed")
+    if box.note:
+        lines.append(box.note)
+    return lines
+
+
+def dot_label(lines: Sequence[str]) -> str:
+    r"""Lines joined with DOT's ``\n``; a backslash in the text is kept as one."""
+    return "\\n".join(line.replace("\\", "\\\\") for line in lines)
+
+
+def new_digraph(rankdir: str) -> Drawing:
+    if rankdir not in ("LR", "RL", "TB", "BT"):
+        raise ValueError(f"rankdir must be one of 'LR', 'RL', 'TB', 'BT', got {rankdir!r}")
+    drawing = Drawing(graph_attr={"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35"})
+    drawing.attr("node", fontname="Helvetica", fontsize="11", margin="0.08,0.04", height="0.3")
+    drawing.attr("edge", fontname="Helvetica", fontsize="10", arrowsize="0.7")
+    return drawing
+
+
+def add_boxes(
+    drawing: Drawing,
+    graph: Graph,
+    labels: Mapping[str, Sequence[str]],
+    edge_labels: Mapping[str, str] | None = None,
+) -> None:
+    """Every box and arrow of ``graph`` into ``drawing``, with the static looks."""
+    edge_labels = edge_labels or {}
+    for box in graph.nodes.values():
+        look = look_of(box)
+        drawing.node(
+            box.id,
+            dot_label(labels[box.id]),
+            id=f"mg-{box.id}",
+            shape=look.shape,
+            style=look.style,
+            fillcolor=look.fill,
+            color=look.border,
+            fontcolor=look.font,
+            penwidth=str(look.penwidth),
+        )
+    for edge in graph.edges:
+        label = {"label": edge_labels[edge.id]} if edge.id in edge_labels else {}
+        drawing.edge(edge.tail, edge.head, id=f"mg-{edge.id}", color="#444444", **label)
+
+
+def draw(
+    *outputs: Tensor,
+    names: Mapping[str, Tensor] | None = None,
+    show_values: bool = True,
+    show_grads: bool = True,
+    rankdir: str = "LR",
+    max_nodes: int = 200,
+    derivatives: Sequence[Tensor] = (),
+) -> graphviz.Digraph:
+    """Draw the backward graph behind ``outputs``.
+
+    - Tensors are rounded boxes: the outputs (orange), the leaves (sky blue) with their
+      value and ``.grad``, a tensor that does not require grad (grey, "constant").
+    - Graph nodes are ellipses named like ``grad_fn`` (``MulBackward0``); ``AccumulateGrad``
+      connects to its leaf. A grey dashed ellipse has had its saved tensors freed by a
+      backward pass; a reddish-purple one was created by ``backward(create_graph=True)``
+      (the graph that computes ``x.grad``, drawn beside the original when ``show_grads``).
+      ``derivatives`` names more tensors to treat that way (see ``build_graph``).
+    - Boxes are named after the caller's variables when each tensor has exactly one name;
+      ``names={"w": w}`` overrides. Arrows follow the forward computation.
+    - Above ``max_nodes`` graph nodes, the rest is replaced by a note saying how many.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(2.0, requires_grad=True)
+    >>> y = x**2
+    >>> print(draw(y).source.count("->"))  # x → AccumulateGrad → PowBackward0 → y
+    3
+    """
+    if not outputs:
+        raise TypeError("draw() needs at least one tensor to draw")
+    for i, tensor in enumerate(outputs):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"draw() takes Tensors, but argument {i} is {type(tensor).__name__}")
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
+    found = merge_names(caller_names(sys._getframe(1)), names)
+    graph = build_graph(outputs, found, derivatives, show_grads, max_nodes)
+    drawing = new_digraph(rankdir)
+    labels = {box.id: label_lines(box, show_values, show_grads) for box in graph.nodes.values()}
+    add_boxes(drawing, graph, labels)
+    return drawing
