@@ -18,7 +18,8 @@ PYTEST_ARGS ?=
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
-PYTEST = $(BIN)/python -m pytest tests notebooks --nbval --nbval-current-env \
+PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modules \
+	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
 .PHONY: lab test bootstrap lint format clean
