@@ -20,7 +20,7 @@ import numpy as np
 
 from .engine import BackwardPass
 from .function import Context, Function
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
 __all__ = [
@@ -208,6 +208,7 @@ def gradgradcheck(
     """``gradcheck`` of the first derivatives: checks second derivatives (double backward)."""
     input_list = _as_list(inputs)
 
+    @enable_grad()  # the numerical Jacobian calls this under no_grad: it must still record
     def first_derivatives(*args: Tensor) -> tuple[Tensor, ...]:
         outputs = _as_list(func(*args))
         total = outputs[0].sum()

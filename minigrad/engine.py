@@ -185,7 +185,8 @@ class BackwardPass:
                 replaced = hook(grad_in)
                 if replaced is not None:
                     grad_in = replaced
-            if node.retained_tensor is not None and (retained := node.retained_tensor()):
+            retained = node.retained_tensor() if node.retained_tensor is not None else None
+            if retained is not None:  # `is not None`: a tensor's truth value is its value
                 _accumulate_into_grad(retained, grad_in, self.create_graph)
             if node in self.targets:
                 self.captured[self.targets[node]] = (
@@ -202,7 +203,15 @@ class BackwardPass:
                 return Step(index, node, frozen, grad_in, (), leaf, before, after)
             if not self._runs_backward(node):
                 return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-            grads_out = _fit_to_inputs(node, node(grad_in))
+            # An input that needs no gradient (a number, a constant) is sent None, whatever
+            # the op's backward returned for it.
+            grads_out = _fit_to_inputs(
+                node,
+                tuple(
+                    None if child is None else grad
+                    for (child, _), grad in zip(node.next_functions, node(grad_in), strict=True)
+                ),
+            )
         if not self.retain_graph:
             node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out)

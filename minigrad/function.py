@@ -138,6 +138,8 @@ class SavedTensor:
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
+        # The result only weakly: the error message names its grad_fn as it is *now*.
+        self.result_ref = weakref.ref(tensor) if is_result else None
         self.array = tensor._array
         self.version_counter = tensor._version
         self.saved_version = tensor._version.value
@@ -153,11 +155,15 @@ class SavedTensor:
         return Tensor._from_graph(self.array, node, self.version_counter)
 
     def modified_error(self, node: Node) -> RuntimeError:
-        producer = node.name() if self.is_result else _producer_name(self.tensor)
-        where = f"which is output 0 of {producer}, " if producer else ""
+        # PyTorch names the tensor's grad_fn after the change, e.g. "Mul" after x.mul_(2).
+        result = self.result_ref() if self.result_ref is not None else None
+        producer = _producer_name(result if self.is_result else self.tensor)
+        if self.is_result and result is None:
+            producer = _producer_name_of(node)
+        where = f", which is output 0 of {producer}," if producer else ""
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [{self.kind}], {where}is at version "
+            f"inplace operation: [{self.kind}]{where} is at version "
             f"{self.version_counter.value}; expected version {self.saved_version} instead. "
             "Hint: the tensor was changed in place after it was used; use an out-of-place "
             "operation (y = y + 1 rather than y += 1) or clone it first."
@@ -167,7 +173,11 @@ class SavedTensor:
 def _producer_name(tensor: Tensor | None) -> str:
     if tensor is None or tensor.grad_fn is None:
         return ""
-    return tensor.grad_fn.name().removesuffix("Backward0").removesuffix("Backward1")
+    return _producer_name_of(tensor.grad_fn)
+
+
+def _producer_name_of(node: Node) -> str:
+    return node.name().removesuffix("Backward0").removesuffix("Backward1")
 
 
 class Context:
@@ -183,7 +193,13 @@ class Context:
         self.needs_input_grad = tuple(getattr(value, "requires_grad", False) for value in inputs)
         self._to_save: tuple[Any, ...] = ()
         self._saved: list[SavedTensor | Tensor] | None = None
-        self._node: Node | None = None
+        # A weak reference: the node owns its context, and a strong link back would make a
+        # reference cycle that keeps every finished graph alive until the garbage collector runs.
+        self._node_ref: weakref.ref[Node] | None = None
+
+    @property
+    def _node(self) -> Node | None:
+        return None if self._node_ref is None else self._node_ref()
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``. Pass the numpy arrays ``forward`` received (they
@@ -194,13 +210,14 @@ class Context:
     def saved_tensors(self) -> tuple[Tensor, ...]:
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
-        assert self._node is not None
+        node = self._node
+        assert node is not None
         unpacked = []
         for saved in self._saved:
             if isinstance(saved, SavedTensor):
                 if saved.version_counter.value != saved.saved_version:
-                    raise saved.modified_error(self._node)
-                saved = saved.unpack(self._node)
+                    raise saved.modified_error(node)
+                saved = saved.unpack(node)
             unpacked.append(saved)
         return tuple(unpacked)
 
@@ -235,7 +252,7 @@ class BackwardNode(Node):
         self.ctx = ctx
         self.formula = function.formula
         self.had_saved_tensors = False
-        ctx._node = self
+        ctx._node_ref = weakref.ref(self)
 
     def name(self) -> str:
         # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
@@ -314,14 +331,14 @@ class Function:
         arrays = cls.arrays_for_forward(args)
         # Which Tensor each array came from, so that saving an array saves its Tensor.
         origins = {id(a): v for a, v in zip(arrays, args, strict=True) if isinstance(v, Tensor)}
-        result_array = cls.forward(ctx, *arrays, **options)
-        if not isinstance(result_array, np.ndarray):
-            result_array = np.asarray(result_array)
+        returned = cls.forward(ctx, *arrays, **options)
+        # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+        result_array = returned if isinstance(returned, np.ndarray) else np.asarray(returned)
         records = is_grad_enabled() and any(ctx.needs_input_grad)
         base = args[0] if cls.is_view else None
         if not records:
             return Tensor._from_op(result_array, None, base)
-        ctx._resolve_saved(origins, result_array)
+        ctx._resolve_saved(origins, returned)  # the object forward saved, if it saved its result
         tensors = [value for value in args if isinstance(value, Tensor)]
         node = BackwardNode(cls, ctx, tuple(t._edge() for t in tensors))
         node.input_metadata = tuple((t.shape, t._array.dtype) for t in tensors)

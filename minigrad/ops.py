@@ -72,27 +72,43 @@ def _float(x: np.ndarray) -> np.ndarray:
 # Arithmetic
 # ---------------------------------------------------------------------------------------
 class Add(Elementwise):
+    """``a + b``, or ``a + alpha * b`` for ``a.add(b, alpha=...)``: one node, as in PyTorch."""
+
     formula = "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1"
 
     @staticmethod
-    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return a + b
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return a + _scaled(b, alpha)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        return grad, grad
+        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha
 
 
 class Sub(Elementwise):
+    """``a - b``, or ``a - alpha * b`` for ``a.sub(b, alpha=...)``."""
+
     formula = "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1"
 
     @staticmethod
-    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return a - b
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return a - _scaled(b, alpha)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        return grad, -grad
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+
+def _scaled(b: np.ndarray, alpha: Any) -> np.ndarray:
+    if alpha == 1:
+        return b
+    if b.dtype.kind != "f" and isinstance(alpha, float):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    return (b * alpha).astype(b.dtype, copy=False)
 
 
 class Rsub(Op):
@@ -310,6 +326,21 @@ class Abs(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (a,) = ctx.saved_tensors
         return grad * a.sign()
+
+
+class Sign(Op):
+    """``sign(a)``: recorded, as in PyTorch, with a derivative that is zero everywhere (so
+    that the derivative of ``abs``, which uses it, is itself differentiable)."""
+
+    formula = "∂sign(a)/∂a = 0"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        return np.sign(a)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad * 0
 
 
 class Sin(Op):
@@ -716,7 +747,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 2 and b.ndim == 1:
         return Mv.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
-        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+        return SqueezeInPlace.apply(Mm.apply(a.unsqueeze(0), b), dim=0)
     if a.ndim == 1:
         return Bmm.apply(a.unsqueeze(0), b).squeeze(-2)
     if b.ndim == 1:
@@ -832,6 +863,17 @@ class Squeeze(Op):
         return grad.reshape(ctx.shape)
 
 
+class SqueezeInPlace(Squeeze):
+    """The squeeze that ends ``vector @ matrix``: PyTorch squeezes its temporary product in
+    place (``squeeze_``), a node named SqueezeBackward4."""
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: Any = None) -> np.ndarray:
+        result = Squeeze.forward(ctx, a, dim=dim)
+        ctx.node_name = "SqueezeBackward4"
+        return result
+
+
 class Expand(Op):
     is_view = True
     formula = "expand: the gradient is summed over the copies"
@@ -863,6 +905,7 @@ class Index(Op):
     """``x[index]``: basic indexing (``x[0]``, ``x[:, 1:]``) is a view; advanced indexing
     (lists, tensors, masks) copies. The gradient goes back to the places that were read."""
 
+    is_view = True  # basic indexing shares memory; Tensor._from_op checks that it does
     formula = "index: the gradient is scattered back to the indexed places"
 
     @staticmethod
@@ -877,6 +920,63 @@ class Index(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return IndexAdd.apply(grad, shape=ctx.shape, index=ctx.index)
+
+
+def index(a: Tensor, index: Any) -> Tensor:
+    """``a[index]``, recorded as PyTorch records it: one view per item of a basic index
+    (``m[0, 1:]`` is a SliceBackward0 after a SelectBackward0, ``None`` an unsqueeze, a full
+    ``:`` inside a tuple nothing at all), then one IndexBackward0 for the advanced part
+    (lists, tensors, masks), applied to that view."""
+    index = normalize_index(index)
+    if isinstance(index, slice):  # a lone slice is recorded even when it keeps everything
+        return Index.apply(a, index=index)
+    parts = index if isinstance(index, tuple) else (index,)
+    if not all(_is_chainable(p) for p in parts):
+        return Index.apply(a, index=index)
+    specified = sum(
+        (p.ndim if p.dtype == np.bool_ else 1) if isinstance(p, np.ndarray) else 1
+        for p in parts
+        if p is not None and p is not Ellipsis
+    )
+    if specified > a.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
+    # dim: where the next item applies in the result so far; source: the same place in `a`,
+    # which error messages name.
+    result, dim, source, advanced = a, 0, 0, []
+    for part in parts:
+        if part is Ellipsis:
+            dim, source = dim + a.ndim - specified, source + a.ndim - specified
+        elif part is None:
+            result, dim = Unsqueeze.apply(result, dim=dim), dim + 1
+        elif isinstance(part, np.ndarray):
+            advanced.append((dim, part))
+            covered = part.ndim if part.dtype == np.bool_ else 1
+            dim, source = dim + covered, source + covered
+        elif isinstance(part, slice):
+            if part.indices(result.shape[dim]) != (0, result.shape[dim], 1):
+                result = Index.apply(result, index=(slice(None),) * dim + (part,))
+            dim, source = dim + 1, source + 1
+        else:  # an integer selects, and its dimension disappears
+            size = result.shape[dim]
+            if not -size <= part < size:
+                raise IndexError(
+                    f"index {part} is out of bounds for dimension {source} with size {size}"
+                )
+            result, source = Index.apply(result, index=(slice(None),) * dim + (part,)), source + 1
+    if advanced:
+        positions: list[Any] = []
+        for where, array in advanced:
+            positions += [slice(None)] * (where - len(positions)) + [array]
+        return Index.apply(result, index=tuple(positions))
+    return Index.apply(a, index=Ellipsis) if result is a else result
+
+
+def _is_chainable(part: Any) -> bool:
+    if isinstance(part, bool | np.bool_):
+        return False  # x[True] adds a dimension; left to numpy in one step
+    return (
+        part is None or part is Ellipsis or isinstance(part, int | np.integer | slice | np.ndarray)
+    )
 
 
 def _index_node_name(index: Any) -> str:
@@ -896,7 +996,7 @@ def _index_message(error: IndexError, shape: tuple[int, ...]) -> str:
     if "out of bounds" in text:
         # numpy: "index 5 is out of bounds for axis 0 with size 3"
         words = text.split()
-        index, axis, size = words[1], words[7], words[-1]
+        index, axis, size = words[1], words[8], words[-1]
         return f"index {index} is out of bounds for dimension {axis} with size {size}"
     if "too many indices" in text:
         return f"too many indices for tensor of dimension {len(shape)}"
@@ -992,10 +1092,10 @@ class Stack(Op):
         if not arrays:
             raise RuntimeError("stack expects a non-empty TensorList")
         if len({a.shape for a in arrays}) > 1:
+            bad = next(i for i, a in enumerate(arrays) if a.shape != arrays[0].shape)
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(arrays[0].shape)} "
-                f"at entry 0 and {next(list(a.shape) for a in arrays if a.shape != arrays[0].shape)}"
-                f" at entry {next(i for i, a in enumerate(arrays) if a.shape != arrays[0].shape)}"
+                f"at entry 0 and {list(arrays[bad].shape)} at entry {bad}"
             )
         (ctx.axis,) = _dims(dim, arrays[0].ndim + 1)
         ctx.count = len(arrays)
@@ -1036,6 +1136,7 @@ class Clone(Op):
 class Fill(Op):
     """``x.fill_(value)`` recorded: the old values no longer matter, so no gradient flows."""
 
+    name = "FillBackward2"  # PyTorch's node for fill_ with a number
     formula = "fill: ∂/∂a = 0"
 
     @staticmethod
@@ -1045,6 +1146,13 @@ class Fill(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad * 0
+
+
+class Zero(Fill):
+    """``x.zero_()`` recorded: PyTorch's own node for it."""
+
+    name = "ZeroBackward0"
+    formula = "zero: ∂/∂a = 0"
 
 
 class CopyFrom(Op):

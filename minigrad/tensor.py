@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -401,10 +401,10 @@ class Tensor:
         return self
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self._apply_inplace(lambda t: t + other * alpha, other)
+        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)
 
     def sub_(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self._apply_inplace(lambda t: t - other * alpha, other)
+        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other)
 
     def mul_(self, other: Any) -> Tensor:
         return self._apply_inplace(lambda t: t * other, other)
@@ -417,7 +417,9 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Set every value to 0, in place: ``w.grad.zero_()`` before the next backward."""
-        return self.fill_(0)
+        from . import ops
+
+        return self._apply_inplace(lambda t: ops.Zero.apply(t, value=0))
 
     def fill_(self, value: Number) -> Tensor:
         from . import ops
@@ -499,10 +501,10 @@ class Tensor:
         return ops.matmul(_tensor_operand(other), self)
 
     def add(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self + (other * alpha if alpha != 1 else other)
+        return ops.Add.apply(self, _operand(other), alpha=alpha)
 
     def sub(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self - (other * alpha if alpha != 1 else other)
+        return ops.Sub.apply(self, _operand(other), alpha=alpha)
 
     def mul(self, other: Any) -> Tensor:
         return self * other
@@ -580,7 +582,7 @@ class Tensor:
         return bool(np.allclose(self._array, other._array, rtol=rtol, atol=atol))
 
     def sign(self) -> Tensor:
-        return Tensor(np.sign(self._array))
+        return ops.Sign.apply(self)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         if dim is None:
@@ -641,14 +643,14 @@ class Tensor:
         if dim is None:
             return ops.MaxAll.apply(self)
         values = ops.MaxDim.apply(self, dim=dim, keepdim=keepdim)
-        return ReturnTypes.max(values, self.argmax(dim, keepdim))
+        return maxResult(values, self.argmax(dim, keepdim))
 
     def min(self, dim: int | None = None, keepdim: bool = False) -> Any:
         """The smallest value, or with ``dim`` the ``(values, indices)`` along it."""
         if dim is None:
             return ops.MinAll.apply(self)
         values = ops.MinDim.apply(self, dim=dim, keepdim=keepdim)
-        return ReturnTypes.min(values, self.argmin(dim, keepdim))
+        return minResult(values, self.argmin(dim, keepdim))
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum over the dimensions that were broadcast, so the result has ``shape``."""
@@ -702,7 +704,7 @@ class Tensor:
         return self.expand(other.shape)
 
     def __getitem__(self, index: Any) -> Tensor:
-        return ops.Index.apply(self, index=ops.normalize_index(index))
+        return ops.index(self, index)
 
     def select(self, dim: int, index: int) -> Tensor:
         (axis,) = ops._dims(dim, self.ndim)
@@ -743,18 +745,21 @@ class Tensor:
         return self.to(dtypes.bool_)
 
 
-class ReturnTypes:
-    """Named results of ``max(dim)`` and ``min(dim)``, printed as PyTorch prints them."""
+class _ValuesAndIndices(NamedTuple):
+    values: Tensor
+    indices: Tensor
 
-    from collections import namedtuple as _namedtuple
+    def __repr__(self) -> str:
+        kind = type(self).__name__.removesuffix("Result")
+        return f"minigrad.return_types.{kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
-    class max(_namedtuple("max", ["values", "indices"])):  # noqa: N801
-        def __repr__(self) -> str:
-            return f"minigrad.return_types.max(\nvalues={self.values!r},\nindices={self.indices!r})"
 
-    class min(_namedtuple("min", ["values", "indices"])):  # noqa: N801
-        def __repr__(self) -> str:
-            return f"minigrad.return_types.min(\nvalues={self.values!r},\nindices={self.indices!r})"
+class maxResult(_ValuesAndIndices):  # noqa: N801
+    """What ``x.max(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
+
+
+class minResult(_ValuesAndIndices):  # noqa: N801
+    """What ``x.min(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
 
 
 def _python_number(value: Any) -> Number:

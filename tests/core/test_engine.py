@@ -1,0 +1,174 @@
+"""The backward engine: deep graphs, the step records, freeing, and no reference cycles."""
+
+import gc
+import warnings
+import weakref
+
+import pytest
+
+import minigrad as mg
+from minigrad.engine import BackwardPass
+from minigrad.function import FREED_GRAPH_MESSAGE
+
+
+@pytest.fixture
+def gc_disabled():
+    """Whatever is freed must be freed by reference counting alone, without the collector."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_chain_of_100_000_ops_backwards_without_recursion_error():
+    x = mg.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = -y  # cheap op; an even number of negations gives back x
+    y.backward()
+    assert x.grad.item() == 1.0
+    del y  # freeing the chain must not recurse either
+
+
+def build_z():
+    x = mg.tensor(2.0, requires_grad=True)
+    y = mg.tensor(3.0, requires_grad=True)
+    z = x * y + x**2
+    return x, y, z
+
+
+def test_steps_of_x_times_y_plus_x_squared():
+    x, y, z = build_z()
+    steps = list(BackwardPass([z], snapshot=True))
+    names = [s.node.name() for s in steps]
+    # PyTorch's order: the newest ready node first, leaves as soon as they are ready.
+    assert names == ["AddBackward0", "PowBackward0", "MulBackward0"] + ["AccumulateGrad"] * 2
+    assert [s.index for s in steps] == list(range(5))
+    add, power, mul, first_leaf, second_leaf = steps
+    assert add.contributions[0][0] is None and add.contributions[0][1].item() == 1.0
+    assert [g.item() for g in add.grads_out] == [1.0, 1.0]
+    assert power.grads_out[0].item() == 4.0  # 2x
+    assert [g.item() for g in mul.grads_out] == [3.0, 2.0]  # y, x
+    leaves = {id(s.leaf): s for s in (first_leaf, second_leaf)}
+    x_step, y_step = leaves[id(x)], leaves[id(y)]
+    # x is used on two paths: two contributions that add up
+    assert sorted(g.item() for _, g in x_step.contributions) == [3.0, 4.0]
+    assert {sender.name() for sender, _ in x_step.contributions} == {"MulBackward0", "PowBackward0"}
+    assert x_step.grad_in.item() == 7.0
+    assert len(y_step.contributions) == 1 and y_step.grad_in.item() == 2.0
+    assert x_step.grad_before is None and x_step.grad_after.item() == 7.0
+    assert y_step.grad_after.item() == 2.0
+
+
+def test_snapshots_are_copies_of_grad_before_and_after():
+    x, y, z = build_z()
+    x.grad = mg.tensor(10.0)
+    steps = list(BackwardPass([z], snapshot=True))
+    x_step = next(s for s in steps if s.leaf is x)
+    assert x_step.grad_before.item() == 10.0 and x_step.grad_after.item() == 17.0
+    with mg.no_grad():
+        x.grad.zero_()
+    assert x_step.grad_before.item() == 10.0 and x_step.grad_after.item() == 17.0
+
+
+def test_backward_equals_running_the_pass():
+    x1, y1, z1 = build_z()
+    z1.backward()
+    x2, y2, z2 = build_z()
+    BackwardPass([z2]).run()
+    assert (x1.grad.item(), y1.grad.item()) == (x2.grad.item(), y2.grad.item()) == (7.0, 2.0)
+
+
+def test_a_pass_checks_everything_before_the_first_step():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
+        BackwardPass([x * 2])
+
+
+def test_autograd_grad_mode_of_a_pass_touches_no_grad():
+    x, y, z = build_z()
+    captured = BackwardPass([z], inputs=[x]).run()
+    assert captured[0].item() == 7.0
+    assert x.grad is None and y.grad is None
+
+
+def test_saved_tensors_are_released_after_backward():
+    x = mg.tensor(2.0, requires_grad=True)
+    h = x.exp()
+    y = h * h
+    node = y.grad_fn
+    saved_h = weakref.ref(h)
+    assert node.ctx._saved is not None
+    del h
+    assert saved_h() is not None  # the Mul node keeps its saved input alive ...
+    y.backward()
+    assert node.ctx._saved is None
+    assert saved_h() is None  # ... and lets it go after backward
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph"):
+        y.backward()
+    with pytest.raises(RuntimeError) as error:
+        _ = node.ctx.saved_tensors
+    assert str(error.value) == FREED_GRAPH_MESSAGE
+
+
+def test_retain_graph_keeps_saved_tensors():
+    x = mg.tensor(2.0, requires_grad=True)
+    h = x.exp()
+    y = h * h
+    saved_h = weakref.ref(h)
+    del h
+    y.backward(retain_graph=True)
+    assert saved_h() is not None and y.grad_fn.ctx._saved is not None
+    y.backward()
+    assert saved_h() is None
+    assert x.grad.item() == pytest.approx(2 * 2 * x.detach().exp().item() ** 2, rel=1e-6)
+
+
+def test_a_finished_graph_is_freed_without_the_garbage_collector(gc_disabled):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x.exp()
+    v = h[0]
+    y = (h * v).sum()
+    refs = [weakref.ref(t) for t in (h, v, h.grad_fn, v.grad_fn, y.grad_fn)]
+    y.backward()
+    del h, v, y
+    assert [r() for r in refs] == [None] * len(refs)
+
+
+def test_an_unused_graph_is_freed_without_the_garbage_collector(gc_disabled):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x.tanh()  # saves its own result: no cycle between the node and its output
+    y = (h * x).sum()
+    refs = [weakref.ref(t) for t in (h, h.grad_fn, y.grad_fn)]
+    del h, y
+    assert [r() for r in refs] == [None] * len(refs)
+    assert x._accumulator is None or x._accumulator() is None
+
+
+def test_create_graph_cycle_is_broken_by_resetting_grad(gc_disabled):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x.exp()
+    y = (h * h).sum()
+    refs = [weakref.ref(t) for t in (h, h.grad_fn)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y.backward(create_graph=True)
+    del h, y
+    assert all(r() is not None for r in refs)  # x.grad's history holds h and its node
+    x.grad = None
+    assert [r() for r in refs] == [None] * len(refs)
+
+
+def test_autograd_grad_result_holds_the_graph_only_while_alive(gc_disabled):
+    x = mg.tensor(2.0, requires_grad=True)
+    h = x * x
+    (g,) = mg.autograd.grad(h * x, x, create_graph=True)
+    ref = weakref.ref(h)
+    del h
+    assert ref() is not None
+    del g
+    assert ref() is None
