@@ -7,7 +7,8 @@
 #      pyproject.toml changed since the last install;
 #   3. Graphviz's `dot` program (system package) for the graph drawings;
 #   4. Chromium for the browser tests, only when asked for;
-#   5. a JupyterLab settings override that turns off the news/update toast.
+#   5. a JupyterLab settings override that turns off the news/update toast;
+#   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
 #
 # Environment:
 #   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras dev,oracle (PyTorch),
@@ -102,3 +103,16 @@ cat >"$settings/overrides.json" <<'JSON'
   }
 }
 JSON
+
+# --- 6. the ipywidgets JavaScript, for pages that step through frames with no kernel ----
+# (exported lessons, the docs site, the static-HTML browser test). Fetched once from the
+# npm registry into the venv; a version stamp makes later runs do nothing.
+if command -v npm >/dev/null; then
+    bash scripts/fetch_widget_js.sh "$VENV/share/minigrad-js" ||
+        warn "could not fetch the widget JavaScript from the npm registry"
+else
+    msg="npm is not installed: exported lessons cannot embed the widget JavaScript.
+    Install Node.js (sudo apt-get install npm, brew install node)."
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
+fi

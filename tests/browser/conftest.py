@@ -1,0 +1,173 @@
+"""Fixtures for the real-browser tests: headless Chromium, a JupyterLab server, a notebook.
+
+The browser is Debian's ``/usr/bin/chromium`` driven by Python Playwright; Playwright's own
+browser downloads (``playwright install``) are never used. The tests are marked
+``@pytest.mark.browser``, so the top-level conftest skips them when Chromium is missing
+(and fails them under MINIGRAD_REQUIRE_ALL=1).
+
+Fixtures
+    ``browser``         a launched headless Chromium, one per test module
+    ``page``            a fresh 1280x1700 page (tall: JupyterLab scrolls inside its panels,
+                        so a screenshot only shows what fits in the viewport)
+    ``stepper_notebook`` path of a notebook, written into ``tmp_path``, whose last cell
+                        shows a ``BackwardStepper`` for ``y = x*w + x``
+    ``lab_server``      a JupyterLab serving ``tmp_path``: ``(base_url, token)``
+    ``artifacts``       ``test-artifacts/`` at the repository root, for screenshots
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+CHROMIUM = "/usr/bin/chromium"
+# Offline and quiet: no QUIC, no first-run pages, no background calls home.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# The notebook of both tests: a leaf (x) reached along two paths, so the last step shows
+# two contributions adding up. Derivatives by hand: dy/dx = w + 1 = 4, dy/dw = x = 2.
+STEPPER_CELLS = [
+    "import minigrad as mg\nimport widgets",
+    "x = mg.tensor(2.0, requires_grad=True)\n"
+    "w = mg.tensor(3.0, requires_grad=True)\n"
+    "y = x * w + x\n"
+    "widgets.BackwardStepper(y)",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator:
+    context = browser.new_context(viewport={"width": 1280, "height": 1700})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    folder = ROOT / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def stepper_notebook(tmp_path: Path) -> Path:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in STEPPER_CELLS]
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    path = tmp_path / "stepper.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def lab_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """Start ``jupyter lab`` on a free port with a random token; stop it afterwards."""
+    port, token = _free_port(), secrets.token_hex(16)
+    # The kernel runs from tmp_path; the editable install puts minigrad and widgets on
+    # its path. A private config dir keeps a developer's own Jupyter config out.
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / ".jupyter-config")}
+    log = (tmp_path / "jupyter-lab.log").open("wb")
+    server = subprocess.Popen(
+        [
+            str(VENV_BIN / "jupyter"),
+            "lab",
+            "--no-browser",
+            "--allow-root",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+        start_new_session=True,  # its own process group: the kernels it starts stop with it
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{base_url}/api/status?token={token}", server, tmp_path)
+        yield base_url, token
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+        log.close()
+
+
+def _wait_until_up(status_url: str, server: subprocess.Popen, tmp_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            log = (tmp_path / "jupyter-lab.log").read_text(errors="replace")
+            pytest.fail(f"jupyter lab exited with code {server.returncode}:\n{log}")
+        try:
+            with urllib.request.urlopen(status_url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    pytest.fail("jupyter lab did not answer /api/status within 60 s")
+
+
+@pytest.fixture(scope="session")
+def widget_js() -> tuple[Path, Path]:
+    """Local require.js and html-manager's embed-amd.js: ``(require_js, embed_amd_js)``.
+
+    Fetched from the npm registry by ``scripts/fetch_widget_js.sh`` into the venv the first
+    time (about a second, 5 MB); later runs find them there and fetch nothing.
+    """
+    dest = Path(sys.prefix) / "share" / "minigrad-js"
+    subprocess.run([str(ROOT / "scripts" / "fetch_widget_js.sh"), str(dest)], check=True)
+    return dest / "require.js", dest / "html-manager" / "dist" / "embed-amd.js"

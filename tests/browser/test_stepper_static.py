@@ -1,0 +1,92 @@
+"""The nbconvert HTML export of a stepper notebook, stepped through with no kernel.
+
+The notebook is executed with its widget state stored, exported with
+``jupyter nbconvert --to html`` against local copies of require.js and the widget
+renderer (no CDN: the test runs offline), and opened over file://. Only the browser-side
+links work there (position slider -> Stack of frames), which is exactly what is tested.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+NUM_STEPS = 4  # y = x*w + x: AddBackward0, MulBackward0, one AccumulateGrad per leaf
+
+
+def export_html(notebook: Path, require_js: Path, embed_amd_js: Path) -> Path:
+    executed = nbformat.read(notebook, as_version=4)
+    NotebookClient(
+        executed,
+        timeout=120,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(notebook.parent)}},
+    ).execute()
+    nbformat.write(executed, notebook)
+    subprocess.run(
+        [
+            str(Path(sys.executable).parent / "jupyter"),
+            "nbconvert",
+            "--to",
+            "html",
+            str(notebook),
+            f"--HTMLExporter.require_js_url={require_js.as_uri()}",
+            f"--HTMLExporter.widget_renderer_url={embed_amd_js.as_uri()}",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return notebook.with_suffix(".html")
+
+
+def test_exported_page_steps_with_the_slider_and_no_kernel(
+    page, stepper_notebook, widget_js, artifacts
+):
+    exported = export_html(stepper_notebook, *widget_js)
+    page.goto(exported.as_uri())
+
+    frame = page.locator(".minigrad-frame:visible")
+    panel = frame.locator(".minigrad-step-panel")
+    expect(frame).to_have_attribute("data-position", "0")
+    expect(frame).to_have_count(1)
+    expect(panel).to_contain_text("Before the backward pass")
+    expect(frame.locator(".minigrad-current-node")).to_have_count(0)
+
+    # The position slider is the stepper's own child; the speed slider sits in the
+    # controls row.
+    handle = page.locator(".minigrad-stepper > .widget-slider .noUi-handle")
+    handle.focus()
+    handle.press("ArrowRight")
+    expect(frame).to_have_attribute("data-position", "1")
+    expect(panel).to_have_attribute("data-position", "1")
+    expect(panel).to_contain_text(f"Step 1 of {NUM_STEPS}")
+    expect(frame.locator(".minigrad-current-node")).to_have_count(1)
+    first_node = panel.get_attribute("data-node")
+    expect(frame.locator(".minigrad-current-node")).to_have_id(f"mg-{first_node}")
+
+    handle.press("End")
+    expect(frame).to_have_attribute("data-position", str(NUM_STEPS))
+    expect(panel).to_contain_text(f"Step {NUM_STEPS} of {NUM_STEPS}")
+    expect(panel).to_contain_text("Done")
+    last_node = panel.get_attribute("data-node")
+    assert last_node != first_node
+    expect(frame.locator(".minigrad-current-node")).to_have_id(f"mg-{last_node}")
+    # Worked by hand: dy/dx = w + 1 = 4, dy/dw = x = 2.
+    expect(frame.locator("svg g.node").filter(has_text="x (leaf)")).to_contain_text("grad 4.")
+    expect(frame.locator("svg g.node").filter(has_text="w (leaf)")).to_contain_text("grad 2.")
+
+    handle.press("Home")
+    expect(frame).to_have_attribute("data-position", "0")
+
+    handle.press("End")
+    page.locator(".minigrad-stepper").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "stepper-static-html.png")
