@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from minigrad import Tensor
-from minigrad.function import AccumulateGrad, CopyBackwards, Node
+from minigrad.function import AccumulateGrad, BackwardNode, CopyBackwards, Node, SavedTensor
 from minigrad.printing import tensor_repr
 
 # What a box in the drawing stands for.
@@ -296,7 +296,10 @@ def build_graph(
                 # not an input of the computation: a "constant" box there would mislead.
                 continue
             if child is None:
-                constant = graph.add_node(GraphNode(f"c{constants}", CONSTANT, "constant"))
+                value = constant_input(node)
+                name = name_of(names, value)
+                title = f"{name} (constant)" if name else "constant"
+                constant = graph.add_node(GraphNode(f"c{constants}", CONSTANT, title, tensor=value))
                 constants += 1
                 graph.add_edge(constant.id, box.id, index)
                 continue
@@ -324,6 +327,44 @@ def build_graph(
         for head, index in cut:
             graph.add_edge(note.id, head, index)
     return graph
+
+
+def constant_input(node: Node) -> Tensor | None:
+    """The tensor behind ``node``'s constant input, when the node saved it for backward and
+    it can be told apart from everything else the node saved; else ``None``.
+
+    Only read, never unpacked: this computes nothing and leaves the graph as it was. It is
+    told apart when the node has exactly one input that needs no gradient and saved exactly
+    one tensor that needs none (``x * 3`` saves ``x`` and the ``3``). Nothing is found once
+    backward has freed the saved tensors, or when the constant was changed in place after
+    it was saved (its value now is not the one the op used).
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(2.0, requires_grad=True)
+    >>> constant_input((x * 3).grad_fn)
+    tensor(3)
+    >>> constant_input((x + 3).grad_fn) is None  # an addition saves nothing
+    True
+    """
+    if not isinstance(node, BackwardNode) or not node.ctx._saved:
+        return None
+    slots = [i for i, (child, _) in enumerate(node.next_functions) if child is None]
+    saved = [
+        entry
+        for entry in node.ctx._saved
+        if isinstance(entry, SavedTensor)
+        and entry.tensor is not None
+        and not entry.requires_grad
+        and entry.version_counter.value == entry.saved_version
+    ]
+    tensors = {id(entry.tensor): entry.tensor for entry in saved}
+    if len(slots) != 1 or len(tensors) != 1:
+        return None
+    (tensor,) = tensors.values()
+    metadata = node.input_metadata
+    if metadata is not None and tuple(tensor.shape) != tuple(metadata[slots[0]][0]):
+        return None
+    return tensor
 
 
 def _grad_title(grad: Tensor, leaves: Sequence[Tensor], names: Names) -> str:

@@ -12,6 +12,8 @@
 True
 >>> demo.zero_grad(); demo.history[-1].grads["x"]
 tensor(0.)
+>>> demo
+GradAccumulation(x: 5 rows, last .grad.zero_())
 
 The expression is built once, by calling ``build(*leaves)``; ``.rebuild()`` (the
 "new graph" button) runs it again, which is what a training loop does every iteration.
@@ -131,6 +133,17 @@ class GradAccumulation(ipywidgets.VBox):
         self.history.append(HistoryEntry(action, grads, error, note))
         if hasattr(self, "_table"):
             self._refresh()
+
+    def __repr__(self) -> str:
+        # ipywidgets' default lists every child widget: long, and it is what a notebook
+        # saves as the cell's text output.
+        rows = len(self.history)
+        last = self.history[-1]
+        failed = ", which failed" if last.error else ""
+        return (
+            f"GradAccumulation({', '.join(self.names)}: {rows} row{'s' if rows != 1 else ''}, "
+            f"last {last.action}{failed})"
+        )
 
     # -- the widgets -----------------------------------------------------------------------
     def _controls(self) -> None:

@@ -6,6 +6,8 @@
 (tensor(12., grad_fn=<MulBackward0>), tensor(12.))
 >>> demo.grad_after_backward, demo.grad_after_second_backward   # y.backward(...), x.grad.backward()
 (tensor(12.), tensor(24.))
+>>> demo
+SecondDerivative(x**3 at x = 2: f' = 12., f'' = 12.)
 
 Way 1: ``(dy,) = autograd.grad(y, x, create_graph=True)`` returns f'(x) as a tensor with a
 graph of its own; ``autograd.grad(dy, x)`` differentiates that graph: f''(x).
@@ -77,6 +79,13 @@ class SecondDerivative(ipywidgets.VBox):
         self.grad_after_second_backward = self.x.grad.detach().clone()
 
         self._build(width, points)
+
+    def __repr__(self) -> str:
+        # Short and the same on every run: a notebook saves it as the cell's text output.
+        return (
+            f"SecondDerivative({self.label} at x = {self.x0:g}: "
+            f"f' = {full_value(self.first)}, f'' = {full_value(self.second)})"
+        )
 
     def _build(self, width: float, points: int) -> None:
         f1, f2 = full_value(self.first), full_value(self.second)

@@ -25,8 +25,9 @@ that SVG plus a panel of text, prepared in Python; the frames sit in a ``Stack``
 ``selected_index`` is jslinked to the position slider, itself jslinked to a ``Play``. So
 the slider and Play step through the pass in the browser with no kernel, e.g. in an HTML
 export of the notebook. Play's ■ button is a kernel-free reset, and the slider takes the
-arrow keys, Home and End. The ⏮ ◀ ▶ ⏭ buttons are Python callbacks that move the same
-slider: they need a running kernel.
+arrow keys, Home and End. The reset, back, step and run buttons are Python callbacks that
+move the same slider: they need a running kernel, and a note under them says so (a page
+cannot tell whether a kernel is behind it, so the note is always shown).
 """
 
 from __future__ import annotations
@@ -43,7 +44,17 @@ from minigrad.engine import BackwardPass, Step
 from minigrad.function import AccumulateGrad, Node
 
 from . import _graph
-from ._graph import GRAD_TENSOR, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, short_value
+from ._graph import (
+    CONSTANT,
+    GRAD_TENSOR,
+    LEAF,
+    OP,
+    OUTPUT,
+    Graph,
+    GraphNode,
+    full_value,
+    short_value,
+)
 from ._svg import Paint, SvgTemplate
 from .draw import BLUISH_GREEN, GREY, VERMILLION, add_boxes, label_lines, new_digraph
 
@@ -55,8 +66,26 @@ DONE_CLASS = "minigrad-done-node"
 UPDATED_LEAF_CLASS = "minigrad-updated-leaf"
 SENT_CLASS = "minigrad-sent-edge"
 ARRIVING_CLASS = "minigrad-arriving-edge"
+NOTE_CLASS = "minigrad-kernel-note"
+PLAY_CLASS = "minigrad-play"
 
 _NO_GRAD_YET = "grad —"
+
+# Play draws its buttons with Font Awesome icons, which an exported page may lack (they show
+# as blank buttons). These rules draw them with ordinary characters instead, in every view.
+_PLAY_GLYPHS = "".join(
+    f".{PLAY_CLASS} i.fa-{icon}::before {{ content: '{glyph}'; "
+    "font-family: 'DejaVu Sans', 'Segoe UI Symbol', sans-serif !important; "
+    "font-style: normal; font-weight: normal; }"
+    for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
+)
+
+KERNEL_NOTE = (
+    f"<style>{_PLAY_GLYPHS}</style>"
+    f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 12px; '
+    'color: #555555">Step with the slider (arrow keys, Home, End) or ▶ play (■ goes back to '
+    "the start); the reset, back, step and run buttons need a running kernel.</div>"
+)
 
 
 class BackwardStepper(ipywidgets.VBox):
@@ -186,6 +215,7 @@ class BackwardStepper(ipywidgets.VBox):
         self._play = ipywidgets.Play(
             value=0, min=0, max=last, step=1, interval=900, description="play", show_repeat=False
         )
+        self._play.add_class(PLAY_CLASS)
         self._speed = ipywidgets.IntSlider(
             value=900,
             min=100,
@@ -203,11 +233,16 @@ class BackwardStepper(ipywidgets.VBox):
         ]
         self._slider.observe(lambda _change: self._update_buttons(), names="value")
 
+        # Only glyphs that common fonts have: ⏮ and ⏭ show as empty boxes on many systems.
+        labels = {
+            "reset": ("◀◀ reset", "back to the start"),
+            "back": ("◀ back", "one step back"),
+            "step": ("step ▶", "one step forward"),
+            "run": ("run ▶▶", "to the end of backward()"),
+        }
         self._buttons = {
-            "reset": ipywidgets.Button(description="⏮ reset", tooltip="back to the start"),
-            "back": ipywidgets.Button(description="◀ back", tooltip="one step back"),
-            "step": ipywidgets.Button(description="step ▶", tooltip="one step forward"),
-            "run": ipywidgets.Button(description="run ⏭", tooltip="to the end of backward()"),
+            name: ipywidgets.Button(description=text, tooltip=f"{tip} (needs a running kernel)")
+            for name, (text, tip) in labels.items()
         }
         moves = {"reset": self.reset, "back": self.back, "step": self.step, "run": self.run}
         for name, button in self._buttons.items():
@@ -216,7 +251,10 @@ class BackwardStepper(ipywidgets.VBox):
             button.on_click(lambda _button, move=moves[name]: move())
         self._update_buttons()
         controls = ipywidgets.HBox([*self._buttons.values(), self._play, self._speed])
-        super().__init__([controls, self._slider, self._stack])
+        # In an HTML export the buttons are dead and keep the enabled/disabled look they had
+        # when the notebook was saved; the note tells the reader what works everywhere.
+        self._note = ipywidgets.HTML(KERNEL_NOTE)
+        super().__init__([controls, self._note, self._slider, self._stack])
         self.add_class("minigrad-stepper")
 
     def _update_buttons(self) -> None:
@@ -248,6 +286,12 @@ class _Frames:
         # Which arrow each gradient travels along. Arrows point forward (input -> user),
         # so the gradient a node sends to its input i goes back along (input -> node, i).
         self.arrow = {(e.tail, e.head, e.input_index): e.id for e in graph.edges}
+        # The constant input i of a box, when the drawing knows its value: (box id, i) -> box.
+        self.constant = {
+            (e.head, e.input_index): graph.nodes[e.tail]
+            for e in graph.edges
+            if graph.nodes[e.tail].kind == CONSTANT and graph.nodes[e.tail].tensor is not None
+        }
         self.edge_grad: dict[str, tuple[int, Tensor]] = {}  # arrow -> (position, gradient)
         for step in self.steps:
             head = graph.id_of[step.node]
@@ -417,8 +461,13 @@ class _Frames:
 
     def sends(self, step: Step) -> str:
         items = []
+        head = self.graph.id_of[step.node]
         for i, ((child, _), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
-            if child is None:
+            if child is None and (head, i) in self.constant:
+                value = self.constant[(head, i)].tensor
+                assert value is not None
+                items.append(f"<li>input {i}: the constant {_code(value)}, no gradient needed</li>")
+            elif child is None:
                 items.append(f"<li>input {i}: a constant, no gradient needed</li>")
             elif grad is None:
                 items.append(f"<li>input {i} → {_e(self.sender_name(child))}: nothing</li>")

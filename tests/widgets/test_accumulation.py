@@ -102,3 +102,15 @@ def test_second_derivative_curves():
     f2, d1b, d2b = SecondDerivative(lambda x: (x * x).sum(), 1.0).derivatives(xs)
     np.testing.assert_allclose(d1b, 2 * xs, rtol=1e-6)
     np.testing.assert_allclose(d2b, [2.0, 2.0, 2.0], rtol=1e-6)
+
+
+def test_short_reprs():
+    widget, _, _ = make()
+    assert repr(widget) == "GradAccumulation(x, w: 1 row, last start)"
+    widget.backward()
+    widget.backward()
+    assert repr(widget) == "GradAccumulation(x, w: 3 rows, last backward(), which failed)"
+    # What a notebook saves as the text output: the short repr, not the widget tree.
+    assert widget._repr_mimebundle_()["text/plain"] == repr(widget)
+    demo = SecondDerivative(lambda x: x**3, 2.0, label="x**3")
+    assert repr(demo) == "SecondDerivative(x**3 at x = 2: f' = 12., f'' = 12.)"

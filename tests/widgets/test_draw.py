@@ -163,3 +163,26 @@ def test_bad_arguments():
         widgets.draw(3.0)
     with pytest.raises(ValueError):
         widgets.draw(mg.tensor(1.0, requires_grad=True), rankdir="XY")
+
+
+def test_constant_inputs_show_their_saved_value():
+    x = mg.tensor(2.0, requires_grad=True)
+    c = mg.tensor([1.0, 2.0])
+    y = (x * c).sum()
+    # MulBackward0 saved both operands: the constant's value can be read from it.
+    assert "c (constant)\\nshape (2,)\\nvalue [1., 2.]" in widgets.draw(y).source
+    # A Python number is an operand too: x * 3 saves the 3.
+    assert "constant\\nscalar\\nvalue 3" in widgets.draw(x * 3).source
+    # Nothing saved (an addition), or saved tensors freed by backward: only "constant".
+    assert "label=constant " in widgets.draw(x + c).source
+    y.backward()
+    assert "label=constant " in widgets.draw(y).source
+
+
+def test_constant_changed_in_place_shows_no_value():
+    x = mg.tensor(2.0, requires_grad=True)
+    c = mg.tensor(5.0)
+    y = x * c
+    c.add_(1.0)  # what MulBackward0 saved is no longer the value it used
+    source = widgets.draw(y).source
+    assert "label=constant " in source and "value 6." not in source

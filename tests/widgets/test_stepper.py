@@ -221,3 +221,23 @@ def test_refuses_non_tensors_and_big_graphs():
     with pytest.raises(ValueError, match="too many to step through"):
         BackwardStepper(y)
     assert x.grad is None  # refused before any gradient moved
+
+
+def test_buttons_use_glyphs_every_font_has_and_the_page_says_they_need_a_kernel():
+    y, _ = reused_leaf()
+    stepper = BackwardStepper(y)
+    labels = [button.description for button in stepper._buttons.values()]
+    assert labels == ["◀◀ reset", "◀ back", "step ▶", "run ▶▶"]
+    assert not any(ch in label for label in labels for ch in "⏮⏭")
+    # The note is a child of the stepper itself, so every view shows it.
+    assert stepper._note in stepper.children
+    assert "need a running kernel" in stepper._note.value
+    assert "minigrad-play" in stepper._play._dom_classes
+    assert "i.fa-play::before" in stepper._note.value
+
+
+def test_panel_names_the_value_of_a_constant_input():
+    x = mg.tensor(2.0, requires_grad=True)
+    stepper = BackwardStepper(x * 3, names={"x": x})
+    stepper.step()  # MulBackward0
+    assert "input 1: the constant <code>3</code>, no gradient needed" in stepper.html
