@@ -22,7 +22,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modu
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test bootstrap lint format clean
+.PHONY: lab test docs bootstrap lint format clean
 
 # Open the lessons in JupyterLab. The landing page is the first of these that exists.
 lab: bootstrap
@@ -39,12 +39,23 @@ lab: bootstrap
 test: bootstrap
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MAKE) --no-print-directory docs
 	@echo "$(PYTEST)"; \
 	$(PYTEST); rc=$$?; \
 	if [ $$rc -eq 5 ]; then \
 	    echo "make test: FAILED: pytest collected no tests (exit 5); an empty suite is not a pass." >&2; \
 	fi; \
 	exit $$rc
+
+# The documentation site, into docs/_build/html (open index.html; no server needed).
+# Warnings are errors. The scripts fetch the JavaScript the pages serve themselves
+# (widgets, MathJax) from the npm registry, once.
+docs: bootstrap
+	@VENV="$(VENV)" bash scripts/fetch_widget_js.sh
+	@VENV="$(VENV)" bash scripts/fetch_mathjax.sh
+	MINIGRAD_WIDGET_JS="$(abspath $(VENV))/share/minigrad-js" \
+	MINIGRAD_MATHJAX="$(abspath $(VENV))/share/minigrad-mathjax" \
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
 bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
