@@ -47,9 +47,21 @@ def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
         dtypes.from_numpy_dtype(data.dtype)  # refuses unsupported dtypes with a clear message
         array = data.copy()
     else:
-        array = np.array(_check_nested(data), dtype=_inferred_dtype(data))
+        # Straight into the requested dtype: building float32 first and casting would round
+        # tensor([0.1], dtype=float64) to 0.10000000149 and turn 1e308 into inf.
+        checked = _check_nested(data)  # first: it refuses strings, which are sequences too
+        inferred = _inferred_dtype(data) if dtype is None else dtypes.to_dtype(dtype).numpy
+        array = np.array(checked, dtype=inferred)
     if dtype is not None:
         array = array.astype(dtypes.to_dtype(dtype).numpy)
+    return _leaf(array, requires_grad)
+
+
+def _leaf(array: np.ndarray, requires_grad: bool) -> Tensor:
+    """A new leaf; refuses ``requires_grad`` on integers with the message PyTorch's
+    factories give (``x.requires_grad_()`` words it slightly differently, as PyTorch does)."""
+    if requires_grad and array.dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return Tensor(array, requires_grad=requires_grad)
 
 
@@ -63,8 +75,10 @@ def _check_nested(data: Any, dim: int = 0) -> Any:
         return data.item()
     if isinstance(data, np.ndarray):
         return data
-    if not isinstance(data, Sequence) or isinstance(data, str | bytes):
+    if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if not isinstance(data, Sequence):  # None, a dict, any other object: PyTorch's wording
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     items = [_check_nested(item, dim + 1) for item in data]
     lengths = {_length(item) for item in items}
     if len(lengths) > 1:
@@ -110,13 +124,13 @@ def _dtype_or(dtype: Any, default: dtypes.dtype) -> np.dtype:
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     array = np.zeros(_shape_argument(size), dtype=_dtype_or(dtype, dtypes.float32))
-    return Tensor(array, requires_grad=requires_grad)
+    return _leaf(array, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     array = np.ones(_shape_argument(size), dtype=_dtype_or(dtype, dtypes.float32))
-    return Tensor(array, requires_grad=requires_grad)
+    return _leaf(array, requires_grad)
 
 
 def full(
@@ -129,20 +143,15 @@ def full(
         else (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
     )
     array = np.full(tuple(size), fill_value, dtype=_dtype_or(dtype, default))
-    return Tensor(array, requires_grad=requires_grad)
+    return _leaf(array, requires_grad)
 
 
 def zeros_like(other: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return Tensor(
-        np.zeros_like(other._array, dtype=_dtype_or(dtype, other.dtype)),
-        requires_grad=requires_grad,
-    )
+    return _leaf(np.zeros_like(other._array, dtype=_dtype_or(dtype, other.dtype)), requires_grad)
 
 
 def ones_like(other: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return Tensor(
-        np.ones_like(other._array, dtype=_dtype_or(dtype, other.dtype)), requires_grad=requires_grad
-    )
+    return _leaf(np.ones_like(other._array, dtype=_dtype_or(dtype, other.dtype)), requires_grad)
 
 
 def full_like(other: Tensor, fill_value: Any, dtype: Any = None) -> Tensor:
@@ -158,7 +167,7 @@ def arange(
     any_float = any(isinstance(v, float) for v in (start, end, step))
     default = dtypes.float32 if any_float else dtypes.int64
     array = np.arange(start, end, step, dtype=np.float64 if any_float else np.int64)
-    return Tensor(array.astype(_dtype_or(dtype, default)), requires_grad=requires_grad)
+    return _leaf(array.astype(_dtype_or(dtype, default)), requires_grad)
 
 
 def linspace(
@@ -166,11 +175,11 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
     array = np.linspace(start, end, steps, dtype=np.float64)
-    return Tensor(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad=requires_grad)
+    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return Tensor(np.eye(n, m, dtype=_dtype_or(dtype, dtypes.float32)), requires_grad=requires_grad)
+    return _leaf(np.eye(n, m, dtype=_dtype_or(dtype, dtypes.float32)), requires_grad)
 
 
 # -- random numbers ----------------------------------------------------------------------
@@ -189,13 +198,13 @@ def manual_seed(seed: int) -> np.random.Generator:
 def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Samples of the standard normal distribution."""
     array = _generator.standard_normal(_shape_argument(size))
-    return Tensor(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad=requires_grad)
+    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
 
 
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Samples of the uniform distribution on [0, 1)."""
     array = _generator.random(_shape_argument(size))
-    return Tensor(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad=requires_grad)
+    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
 
 
 def randint(

@@ -71,10 +71,54 @@ def from_numpy_dtype(np_dtype: Any) -> dtype:
     try:
         return _BY_NUMPY[np.dtype(np_dtype)]
     except (KeyError, TypeError):
+        # numpy.object_, numpy.complex128: the type's name, as PyTorch prints it.
+        kind = np.dtype(np_dtype).type.__name__
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype)}. The only supported "
+            f"can't convert np.ndarray of type numpy.{kind}. The only supported "
             "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         ) from None
+
+
+# PyTorch's names of its scalar types, used in its error messages ("Got: Long").
+_SCALAR_TYPE_NAMES = {
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+    "uint8": "Byte",
+    "int8": "Char",
+    "int16": "Short",
+    "int32": "Int",
+    "int64": "Long",
+    "bool": "Bool",
+}
+
+
+def scalar_type_name(value: Any) -> str:
+    """PyTorch's name of a dtype in error messages: ``scalar_type_name(np.int64)`` is "Long".
+
+    >>> scalar_type_name(float64)
+    'Double'
+    """
+    return _SCALAR_TYPE_NAMES[to_dtype(value).name]
+
+
+# The C++ names some of PyTorch's messages print instead ("double != float").
+_C_TYPE_NAMES = {
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short int",
+    "int32": "int",
+    "int64": "long int",
+    "bool": "bool",
+}
+
+
+def c_type_name(value: Any) -> str:
+    """The C++ type name PyTorch prints in some messages: "double" for float64."""
+    return _C_TYPE_NAMES[to_dtype(value).name]
 
 
 def to_dtype(value: Any) -> dtype:

@@ -36,13 +36,32 @@ class Elementwise(Op):
 
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
-        broadcast_shape(*(a.shape for a in args))
+        arrays = [a._array for a in args]
+        if _same_float_type_and_shape(args, arrays):  # the common case, decided at once
+            dtype = cls.computation_dtype(arrays[0].dtype)
+            return [b if b.dtype == dtype else b.astype(dtype) for b in arrays]
+        broadcast_shape(*(b.shape for b in arrays))
         dtype = cls.computation_dtype(dtypes.result_type(list(args)))
-        return [a._array.astype(dtype, copy=False) for a in args]
+        return [b.astype(dtype, copy=False) for b in arrays]
 
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
         return promoted
+
+
+def _same_float_type_and_shape(args: tuple[Tensor, ...], arrays: list[np.ndarray]) -> bool:
+    """Whether the first operand is a float tensor and every other one either has its dtype
+    and shape, or is a number or a 0-d tensor of its dtype: then promotion keeps that dtype
+    (a Python number never raises a float tensor's dtype) and no shape can clash."""
+    first = arrays[0]
+    if first.dtype.kind != "f" or args[0]._is_wrapped_number:
+        return False
+    for operand, array in zip(args[1:], arrays[1:]):
+        if array.dtype != first.dtype and not operand._is_wrapped_number:
+            return False
+        if array.shape != first.shape and array.ndim != 0:
+            return False
+    return True
 
 
 def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -59,7 +78,7 @@ def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
                     f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
                     f"non-singleton dimension {len(result) - i}"
                 )
-            result[-i] = max(a, b) if 1 in (a, b) else a
+            result[-i] = b if a == 1 else a  # not max(): a size 0 broadcasts with 1 to 0
     return tuple(result)
 
 
@@ -161,7 +180,8 @@ class Div(Elementwise):
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         a, b = ctx.saved_tensors
         grad_a = grad / b if ctx.needs_input_grad[0] else None
-        grad_b = -grad * a / (b * b) if ctx.needs_input_grad[1] else None
+        # -g·(a/b)/b, not -g·a/b²: b² overflows (1e308² is inf) where a/b/b is still exact.
+        grad_b = -grad * (a / b) / b if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -203,7 +223,13 @@ class PowScalar(Op):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         dtype = dtypes.result_type([_like(a), exponent])
-        return np.power(a.astype(dtype, copy=False), exponent)
+        base = a.astype(dtype, copy=False)
+        if exponent in (0.5, -0.5) and dtype.kind == "f":
+            # PyTorch computes these as sqrt and 1/sqrt: (-inf) ** -0.5 is nan, not numpy's 0.
+            with np.errstate(invalid="ignore", divide="ignore"):
+                root = np.sqrt(base)
+                return root if exponent == 0.5 else 1 / root
+        return np.power(base, exponent)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
@@ -228,7 +254,10 @@ class Pow(Elementwise):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         a, b, result = ctx.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
+        grad_a = None
+        if ctx.needs_input_grad[0]:
+            # b = 0 has derivative 0 in a, even at a = 0 where b·a^(b−1) would be 0·inf.
+            grad_a = where((b == 0)._array, 0.0, grad * b * a ** (b - 1))
         grad_b = None
         if ctx.needs_input_grad[1]:
             # 0 ** b has derivative 0 in b for b >= 0, where ln 0 would give nan.
@@ -336,6 +365,8 @@ class Sign(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        if a.dtype.kind == "f":  # sign(nan) is 0 in PyTorch (numpy says nan)
+            return np.where(np.isnan(a), 0, np.sign(a)).astype(a.dtype, copy=False)
         return np.sign(a)
 
     @staticmethod
@@ -416,7 +447,8 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return grad * (result > 0)
+        # "not <= 0" rather than "> 0": a nan passes its gradient on, as in PyTorch.
+        return grad * ~(result <= 0)
 
 
 class Clamp(Op):
@@ -448,6 +480,7 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
+        _dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
         a = _float(a)
         shifted = np.exp(a - a.max(axis=dim, keepdims=True))
         result = shifted / shifted.sum(axis=dim, keepdims=True)
@@ -466,6 +499,7 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
+        _dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
         a = _float(a)
         shifted = a - a.max(axis=dim, keepdims=True)
         result = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
@@ -550,7 +584,7 @@ class Mean(Op):
         if a.dtype.kind != "f":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {dtypes.from_numpy_dtype(a.dtype).name.capitalize()}"
+                f"point or complex dtype. Got: {dtypes.scalar_type_name(a.dtype)}"
             )
         if dim is not None:
             ctx.node_name = "MeanBackward1"
@@ -584,7 +618,8 @@ class MaxAll(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
-        at_extreme = (a == result)._array
+        # A nan is the max (or min) of anything it is in, as in PyTorch: it gets the gradient.
+        at_extreme = (a == result)._array | (np.isnan(a._array) & np.isnan(result._array))
         return grad * _like((at_extreme / at_extreme.sum()).astype(a._array.dtype))
 
 
@@ -648,7 +683,9 @@ class Mm(Op):
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})"
             )
-        _same_dtype("mat1 and mat2", a, b)
+        if a.dtype != b.dtype:
+            names = " != ".join(dtypes.c_type_name(x.dtype) for x in (a, b))
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {names}")
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -670,7 +707,11 @@ class Mv(Op):
                 f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
                 f"vec ({v.shape[0]})"
             )
-        _same_dtype("self and vec", a, v)
+        if a.dtype != v.dtype:
+            mat, vec = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(v.dtype)
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
+            )
         ctx.save_for_backward(a, v)
         return a @ v
 
@@ -693,7 +734,11 @@ class Dot(Op):
                 f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
                 f"and {b.shape[0]} elements respectively"
             )
-        _same_dtype("self and other", a, b)
+        if a.dtype != b.dtype:
+            first, second = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(b.dtype)
+            raise RuntimeError(
+                f"dot : expected both vectors to have same dtype, but found {first} and {second}"
+            )
         ctx.save_for_backward(a, b)
         return np.asarray(a @ b)
 
@@ -716,7 +761,11 @@ class Bmm(Op):
                 f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}]."
             )
         broadcast_shape(a.shape[:-2], b.shape[:-2])
-        _same_dtype("self and mat2", a, b)
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                f"expected scalar type {dtypes.scalar_type_name(a.dtype)} but found "
+                f"{dtypes.scalar_type_name(b.dtype)}"
+            )
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -724,14 +773,6 @@ class Bmm(Op):
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         a, b = ctx.saved_tensors
         return grad @ b.transpose(-1, -2), a.transpose(-1, -2) @ grad
-
-
-def _same_dtype(what: str, a: np.ndarray, b: np.ndarray) -> None:
-    if a.dtype != b.dtype:
-        names = [dtypes.from_numpy_dtype(x.dtype).name.capitalize() for x in (a, b)]
-        raise RuntimeError(
-            f"expected {what} to have the same dtype, but got: {names[0]} != {names[1]}"
-        )
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -953,7 +994,7 @@ def index(a: Tensor, index: Any) -> Tensor:
             covered = part.ndim if part.dtype == np.bool_ else 1
             dim, source = dim + covered, source + covered
         elif isinstance(part, slice):
-            if part.indices(result.shape[dim]) != (0, result.shape[dim], 1):
+            if not _slice_keeps_everything(part, result.shape[dim]):
                 result = Index.apply(result, index=(slice(None),) * dim + (part,))
             dim, source = dim + 1, source + 1
         else:  # an integer selects, and its dimension disappears
@@ -969,6 +1010,17 @@ def index(a: Tensor, index: Any) -> Tensor:
             positions += [slice(None)] * (where - len(positions)) + [array]
         return Index.apply(result, index=tuple(positions))
     return Index.apply(a, index=Ellipsis) if result is a else result
+
+
+def _slice_keeps_everything(part: slice, size: int) -> bool:
+    """Whether PyTorch skips this slice inside a tuple (``x[:, 0:]``, ``x[..., 0:size]``).
+    It decides on the start as written, not on what it selects: ``x[..., 1:]`` of an empty
+    dimension still records a SliceBackward0."""
+    if part.step not in (None, 1) or part.start not in (None, 0):
+        return False
+    if part.stop is None:
+        return True
+    return (part.stop + size if part.stop < 0 else part.stop) >= size
 
 
 def _is_chainable(part: Any) -> bool:
@@ -1063,16 +1115,23 @@ class Cat(Op):
     @staticmethod
     def forward(ctx: Context, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
         if not arrays:
-            raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         (ctx.axis,) = _dims(dim, arrays[0].ndim)
+        first = arrays[0]
+        for number, a in enumerate(arrays[1:], start=1):
+            if a.ndim != first.ndim:
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {first.ndim} and {a.ndim}"
+                )
+            for d, (expected, got) in enumerate(zip(first.shape, a.shape)):
+                if d != ctx.axis and expected != got:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {ctx.axis}. Expected "
+                        f"size {expected} but got size {got} for tensor number {number} in the "
+                        "list."
+                    )
         ctx.sizes = [a.shape[ctx.axis] for a in arrays]
-        try:
-            return np.concatenate(arrays, axis=ctx.axis)
-        except ValueError:
-            raise RuntimeError(
-                "Sizes of tensors must match except in dimension "
-                f"{ctx.axis}. Got shapes {[list(a.shape) for a in arrays]}"
-            ) from None
+        return np.concatenate(arrays, axis=ctx.axis)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, ...]:

@@ -239,6 +239,11 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
+        if flag and self.grad_fn is None and not self.dtype.is_floating_point:
+            # PyTorch words this one differently from requires_grad_()'s.
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -252,9 +257,7 @@ class Tensor:
                 )
             return self
         if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -277,15 +280,27 @@ class Tensor:
                     f"{type(value).__name__}"
                 )
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size"
+                )
             if value.dtype != self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                given, own = dtypes.c_type_name(value.dtype), dtypes.scalar_type_name(self.dtype)
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{given}' to a tensor with "
+                    f"grad_dtype '{own}'. The "
+                    "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype)."
+                    " You can set the tensor's grad_dtype attribute with a specific dtype, or None "
+                    "to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they match."
+                )
         self._grad = value
 
     @property
     def data(self) -> Tensor:
         """The same values, detached from the graph (changing them is not recorded)."""
-        detached = Tensor(self._array)
+        detached = Tensor(self._array.view())  # a view object of its own, as in detach()
         return detached
 
     @data.setter
@@ -294,7 +309,9 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A tensor with the same values, sharing memory, but cut off from the graph."""
-        detached = Tensor(self._array)
+        # A new numpy view of the same memory, not the same array object: an op given both
+        # x and x.detach() must be able to tell which of the two it saved for backward.
+        detached = Tensor(self._array.view())
         detached._version = self._version
         detached._base = self if self._base is None else self._base
         return detached
@@ -348,6 +365,13 @@ class Tensor:
         """
         from .autograd import backward
 
+        if isinstance(gradient, str | bytes | dict | set):
+            # Numbers and lists of numbers are welcome (a convenience PyTorch lacks); other
+            # things get PyTorch's error, which reads them as a sequence of gradients.
+            first = next(iter(gradient), None)
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(first).__name__}"
+            )
         backward(
             [self],
             None if gradient is None else [gradient],
@@ -389,8 +413,8 @@ class Tensor:
                 result = op(self)
         if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
             raise RuntimeError(
-                f"result type {result.dtype.name.capitalize()} can't be cast to the desired "
-                f"output type {self.dtype.name.capitalize()}"
+                f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
+                f"desired output type {dtypes.scalar_type_name(self.dtype)}"
             )
         np.copyto(
             self._array, np.broadcast_to(result._array, self._array.shape), casting="same_kind"
@@ -672,6 +696,9 @@ class Tensor:
         return self.reshape(*shape)
 
     def flatten(self) -> Tensor:
+        # PyTorch returns a 1-d tensor itself: no ViewBackward0, and a leaf stays a leaf.
+        if self.ndim == 1:
+            return self
         return self.reshape(-1)
 
     def t(self) -> Tensor:

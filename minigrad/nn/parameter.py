@@ -30,6 +30,11 @@ class Parameter(Tensor):
             raise TypeError(
                 f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}"
             )
+        if requires_grad and not data.is_floating_point():
+            # PyTorch words this check differently from requires_grad_()'s.
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         # A new leaf over the same memory: whatever history `data` had is cut off here.
         super().__init__(data._array, requires_grad=requires_grad)
 
