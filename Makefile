@@ -22,7 +22,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modu
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean
+.PHONY: lab test docs bootstrap lint format clean bench
 
 # Open the lessons in JupyterLab. The landing page is the first of these that exists.
 lab: bootstrap
@@ -59,6 +59,12 @@ docs: bootstrap
 
 bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
+
+# minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
+# prints medians and ratios, writes bench/results.json. About 5 minutes.
+bench: bootstrap
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/run.py
 
 # Developing: lint only / apply the formatter and the safe lint fixes.
 lint: bootstrap

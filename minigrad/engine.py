@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .function import AccumulateGrad, CopyBackwards, Node
-from .grad_mode import no_grad, set_grad_enabled
+from .function import AccumulateGrad, BackwardNode, CopyBackwards, Node
+from .grad_mode import _set_enabled, is_grad_enabled, no_grad
+from .ops import Op
 from .tensor import Tensor, as_tensor_like
 
 
-@dataclass(frozen=True)
+# Not frozen, though a step is a record to read, never to change: a frozen dataclass sets
+# each field through object.__setattr__, which costs more than the step itself on a scalar.
+@dataclass(slots=True)
 class Step:
     """What one node did during a backward pass.
 
@@ -103,6 +107,10 @@ class BackwardPass:
             self.captured: list[Tensor | None] = [None] * len(inputs)
         self.inputs = inputs
         self.allow_unused = allow_unused
+        # Set by run(), whose steps nobody keeps: a leaf's first gradient may then become its
+        # .grad without a copy when no one else can see it (see _accumulate_into_grad).
+        self.adopt_fresh_gradients = False
+        self._fresh: dict[Node, bool] = {}
         self._plan()
 
     def _plan(self) -> None:
@@ -165,9 +173,18 @@ class BackwardPass:
                     if child is not None and child in self.needed:
                         deliver(child, node, None, counted=True)
                 continue
-            step = self._run_node(index, node, contributions)
+            # The node runs in the pass's grad mode; the caller's is back before the yield.
+            caller_mode = is_grad_enabled()
+            _set_enabled(self.create_graph)
+            try:
+                step = self._run_node(index, node, contributions)
+            finally:
+                _set_enabled(caller_mode)
+            fresh = _fresh_gradients(step) if self.adopt_fresh_gradients else set()
             for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
                 if child is not None and child in self.needed:
+                    if isinstance(child, AccumulateGrad):
+                        self._fresh[child] = id(grad) in fresh
                     deliver(child, node, grad, counted=True)
             index += 1
             yield step
@@ -177,47 +194,46 @@ class BackwardPass:
     def _run_node(
         self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor]]
     ) -> Step:
-        with set_grad_enabled(self.create_graph):
-            grad_in = contributions[0][1]
-            for _, more in contributions[1:]:
-                grad_in = grad_in + more
-            for hook in _hooks_for(node):
-                replaced = hook(grad_in)
-                if replaced is not None:
-                    grad_in = replaced
-            retained = node.retained_tensor() if node.retained_tensor is not None else None
-            if retained is not None:  # `is not None`: a tensor's truth value is its value
-                _accumulate_into_grad(retained, grad_in, self.create_graph)
-            if node in self.targets:
-                self.captured[self.targets[node]] = (
-                    grad_in if self.create_graph else grad_in.detach()
-                )
-            frozen = tuple(contributions)
-            if isinstance(node, AccumulateGrad):
-                if self.inputs is not None:
-                    return Step(index, node, frozen, grad_in, ())
-                leaf = node.variable
-                before = _freeze(leaf.grad) if self.snapshot else None
-                _accumulate_into_grad(leaf, grad_in, self.create_graph)
-                after = _freeze(leaf.grad) if self.snapshot else leaf.grad
-                return Step(index, node, frozen, grad_in, (), leaf, before, after)
-            if not self._runs_backward(node):
-                return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-            # An input that needs no gradient (a number, a constant) is sent None, whatever
-            # the op's backward returned for it.
-            grads_out = _fit_to_inputs(
-                node,
-                tuple(
-                    None if child is None else grad
-                    for (child, _), grad in zip(node.next_functions, node(grad_in), strict=True)
-                ),
-            )
+        grad_in = contributions[0][1]
+        for _, more in contributions[1:]:
+            grad_in = grad_in + more
+        for hook in _hooks_for(node):
+            replaced = hook(grad_in)
+            if replaced is not None:
+                grad_in = replaced
+        retained = node.retained_tensor() if node.retained_tensor is not None else None
+        if retained is not None:  # `is not None`: a tensor's truth value is its value
+            _accumulate_into_grad(retained, grad_in, self.create_graph)
+        if node in self.targets:
+            self.captured[self.targets[node]] = grad_in if self.create_graph else grad_in.detach()
+        frozen = tuple(contributions)
+        if isinstance(node, AccumulateGrad):
+            if self.inputs is not None:
+                return Step(index, node, frozen, grad_in, ())
+            leaf = node.variable
+            before = _freeze(leaf.grad) if self.snapshot else None
+            # A sum of several contributions is a new tensor too; a hook may have kept one.
+            fresh = len(contributions) > 1 or self._fresh.pop(node, False)
+            adopt = self.adopt_fresh_gradients and fresh and not leaf._hooks
+            _accumulate_into_grad(leaf, grad_in, self.create_graph, adopt)
+            after = _freeze(leaf.grad) if self.snapshot else leaf.grad
+            return Step(index, node, frozen, grad_in, (), leaf, before, after)
+        if not self._runs_backward(node):
+            return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
+        # An input that needs no gradient (a number, a constant) is sent None, whatever
+        # the op's backward returned for it.
+        sent = [
+            None if child is None else grad
+            for (child, _), grad in zip(node.next_functions, node(grad_in), strict=True)
+        ]
+        grads_out = _fit_to_inputs(node, tuple(sent))
         if not self.retain_graph:
             node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out)
 
     def run(self) -> list[Tensor | None] | None:
         """Run the whole pass; return the captured gradients in ``autograd.grad`` mode."""
+        self.adopt_fresh_gradients = True
         for _ in self:
             pass
         return self.captured if self.inputs is not None else None
@@ -303,7 +319,7 @@ def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor
                     f"function {node.name()} returned a gradient that is not a Tensor "
                     f"at index {i}: {type(grad).__name__}"
                 )
-            if grad.shape != shape:
+            if grad._array.shape != shape:  # only a broadcast gradient needs summing
                 if not _can_sum_to(grad.shape, shape):
                     raise RuntimeError(
                         f"Function {node.name()} returned an invalid gradient at index {i} - "
@@ -325,15 +341,21 @@ def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
     return all(s == g or s == 1 for s, g in zip(shape, trailing, strict=True))
 
 
-def _accumulate_into_grad(tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
+def _accumulate_into_grad(
+    tensor: Tensor, grad: Tensor, create_graph: bool, adopt: bool = False
+) -> None:
     """``tensor.grad += grad``, as PyTorch's AccumulateGrad does it.
 
     The first gradient is copied, so ``.grad`` never shares memory with a gradient that is
-    also going elsewhere. Later ones are added in place, unless the graph of the derivative
-    is being built: then the sum is a new, recorded tensor.
+    also going elsewhere, unless ``adopt`` says that nobody else holds it: then its array
+    becomes ``.grad`` as it is (PyTorch steals such a gradient too, saving a copy the size of
+    the leaf). Later ones are added in place, unless the graph of the derivative is being
+    built: then the sum is a new, recorded tensor.
     """
     if tensor.grad is None:
-        if create_graph and grad.requires_grad:
+        if adopt and not create_graph:
+            tensor._grad = Tensor(grad._array)
+        elif create_graph and grad.requires_grad:
             copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()), None)
             copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
             tensor._grad = copy
@@ -344,6 +366,25 @@ def _accumulate_into_grad(tensor: Tensor, grad: Tensor, create_graph: bool) -> N
     else:
         with no_grad():
             tensor.grad.add_(grad)
+
+
+def _fresh_gradients(step: Step) -> set[int]:
+    """The ids of the gradients ``step``'s node sent that are new arrays nobody else holds:
+    made by a built-in op's derivative (a user's Function might return a tensor it keeps),
+    not the incoming gradient passed on, not a view of another array, sent to one input."""
+    node = step.node
+    if not (isinstance(node, BackwardNode) and issubclass(node.function, Op)):
+        return set()
+    sent = [id(grad) for grad in step.grads_out if grad is not None]
+    once = {i for i, n in Counter(sent).items() if n == 1}  # one pass: stack has 10^5 inputs
+    return {
+        id(grad)
+        for grad in step.grads_out
+        if grad is not None
+        and id(grad) in once
+        and grad is not step.grad_in
+        and grad._array.base is None
+    }
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:

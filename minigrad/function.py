@@ -145,14 +145,16 @@ class SavedTensor:
         self.saved_version = tensor._version.value
         self.is_result = is_result
         self.requires_grad = tensor.requires_grad
-        self.kind = tensor.type_description()
+
+    @property
+    def kind(self) -> str:
+        """``DoubleTensor [3]``, for the error message: made only when one is raised."""
+        return _tensor.Tensor(self.array).type_description()
 
     def unpack(self, node: Node) -> Tensor:
-        from .tensor import Tensor
-
         if self.tensor is not None:
             return self.tensor
-        return Tensor._from_graph(self.array, node, self.version_counter)
+        return _tensor.Tensor._from_graph(self.array, node, self.version_counter)
 
     def modified_error(self, node: Node) -> RuntimeError:
         # PyTorch names the tensor's grad_fn after the change, e.g. "Mul" after x.mul_(2).
@@ -185,12 +187,15 @@ class Context:
     (``ctx.dim = dim``), plus ``needs_input_grad`` as in PyTorch."""
 
     def __init__(self, inputs: tuple[Any, ...]) -> None:
-        from .tensor import Tensor
-
         # Only which arguments were Tensors is kept, never the inputs themselves: a graph
         # must not keep alive intermediate tensors that nobody else references.
-        self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
-        self.needs_input_grad = tuple(getattr(value, "requires_grad", False) for value in inputs)
+        self.input_is_tensor = tuple([isinstance(value, _tensor.Tensor) for value in inputs])
+        self.needs_input_grad = tuple(
+            [
+                is_tensor and value._requires_grad
+                for value, is_tensor in zip(inputs, self.input_is_tensor)
+            ]
+        )
         self._to_save: tuple[Any, ...] = ()
         self._saved: list[SavedTensor | Tensor] | None = None
         # A weak reference: the node owns its context, and a strong link back would make a
@@ -223,8 +228,7 @@ class Context:
 
     def _resolve_saved(self, origins: dict[int, Tensor], result: np.ndarray) -> None:
         """Turn what ``forward`` asked to save into Tensors, once the result exists."""
-        from .tensor import Tensor
-
+        Tensor = _tensor.Tensor
         saved: list[SavedTensor | Tensor] = []
         for value in self._to_save:
             if isinstance(value, Tensor):
@@ -316,8 +320,7 @@ class Function:
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
-        from .tensor import Tensor
-
+        Tensor = _tensor.Tensor
         return [value._array if isinstance(value, Tensor) else value for value in args]
 
     @classmethod
@@ -325,28 +328,33 @@ class Function:
         """Run ``forward`` on ``args`` (Tensors or numbers) and, when gradients are being
         recorded and an input requires them, attach a node that can run ``backward``.
         Keyword ``options`` (``dim=0``) are passed to ``forward`` and get no gradient."""
-        from .tensor import Tensor
-
+        Tensor = _tensor.Tensor
         ctx = Context(args)
         arrays = cls.arrays_for_forward(args)
-        # Which Tensor each array came from, so that saving an array saves its Tensor.
-        origins = {id(a): v for a, v in zip(arrays, args, strict=True) if isinstance(v, Tensor)}
         returned = cls.forward(ctx, *arrays, **options)
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
         result_array = returned if isinstance(returned, np.ndarray) else np.asarray(returned)
-        records = is_grad_enabled() and any(ctx.needs_input_grad)
         base = args[0] if cls.is_view else None
-        if not records:
+        if not (is_grad_enabled() and any(ctx.needs_input_grad)):
             return Tensor._from_op(result_array, None, base)
+        # Which Tensor each array came from, so that saving an array saves its Tensor.
+        origins = {id(a): v for a, v in zip(arrays, args) if isinstance(v, Tensor)}
         ctx._resolve_saved(origins, returned)  # the object forward saved, if it saved its result
         tensors = [value for value in args if isinstance(value, Tensor)]
-        node = BackwardNode(cls, ctx, tuple(t._edge() for t in tensors))
-        node.input_metadata = tuple((t.shape, t._array.dtype) for t in tensors)
+        node = BackwardNode(cls, ctx, tuple([t._edge() for t in tensors]))
+        # Plain tuples for shapes: the engine compares them with each gradient's shape.
+        node.input_metadata = tuple([(t._array.shape, t._array.dtype) for t in tensors])
         result = Tensor._from_op(result_array, node, base)
         assert ctx._saved is not None
-        ctx._saved = [
-            SavedTensor(result, is_result=True) if isinstance(s, _ResultPlaceholder) else s
-            for s in ctx._saved
-        ]
-        node.had_saved_tensors = bool(ctx._saved)
+        if ctx._saved:
+            ctx._saved = [
+                SavedTensor(result, is_result=True) if isinstance(s, _ResultPlaceholder) else s
+                for s in ctx._saved
+            ]
+            node.had_saved_tensors = True
         return result
+
+
+# tensor.py imports the classes above, so the Tensor class is reached through its module,
+# imported last: this works whichever of the two modules is imported first.
+from . import tensor as _tensor  # noqa: E402

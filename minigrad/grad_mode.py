@@ -22,7 +22,15 @@ from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_state = threading.local()
+
+class _GradState(threading.local):
+    """The mode of each thread. A class attribute is the default every thread starts from:
+    reading it is a plain attribute lookup, and ``is_grad_enabled`` runs for every op."""
+
+    enabled = True
+
+
+_state = _GradState()
 
 
 def is_grad_enabled() -> bool:
@@ -32,7 +40,7 @@ def is_grad_enabled() -> bool:
     >>> mg.is_grad_enabled()
     True
     """
-    return getattr(_state, "enabled", True)
+    return _state.enabled
 
 
 def _set_enabled(mode: bool) -> None:

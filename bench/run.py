@@ -1,0 +1,725 @@
+"""``make bench``: minigrad beside its peers on five workloads, in one process.
+
+Libraries are interleaved round by round (the order rotates each round) so that drift of
+this noisy machine hits all of them alike; each reported number is the median of the
+rounds. The garbage collector is switched off while a sample runs and a collection runs
+between samples, as ``timeit`` does, so a sample never pays for another library's garbage.
+Before timing, each workload checks that every library computed the same gradients.
+
+    python bench/run.py                 # everything, writes bench/results.json
+    python bench/run.py --only W1,W3    # some workloads
+    python bench/run.py --quick         # fewer rounds, for a smoke test
+
+Peers (torch, micrograd, mygrad, HIPS autograd) are optional: install them with
+``pip install -e '.[bench]'``; a missing one is skipped with a note. ``limit`` is what
+plain Python or numpy written by hand costs for the same computation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import minigrad
+
+PEERS = ("torch", "micrograd", "mygrad", "autograd")
+LIBRARIES = ("minigrad", *PEERS, "limit")
+RESULTS = Path(__file__).with_name("results.json")
+
+# A runner does one timed repetition of a workload and returns the gradients it computed
+# (numpy arrays), which the check compares between libraries.
+Runner = Callable[[], list[np.ndarray]]
+
+
+def installed(library: str) -> bool:
+    return library in ("minigrad", "limit") or importlib.util.find_spec(library) is not None
+
+
+@dataclass
+class Case:
+    """One row of the table: a workload at one size, timed for several libraries."""
+
+    workload: str
+    name: str
+    unit: str  # what the reported number means, e.g. "µs/op"
+    scale: float  # seconds per sample * scale = the reported number
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def median(self, library: str) -> float | None:
+        times = self.samples.get(library)
+        return statistics.median(times) * self.scale if times else None
+
+
+def time_cases(case: Case, runners: dict[str, Runner], rounds: dict[str, int], rtol: float):
+    """Check the gradients, then time ``runners`` interleaved for ``max(rounds)`` rounds."""
+    reference_name, reference = None, None
+    for library, runner in list(runners.items()):
+        try:
+            grads = runner()
+        except RecursionError:
+            case.notes[library] = "RecursionError"
+            del runners[library]
+            continue
+        if reference is None:
+            reference_name, reference = library, grads
+            continue
+        # Tolerances relative to the largest entry: float32 sums of 1024 products round
+        # differently in each library, and entries near zero have no relative precision.
+        same = len(grads) == len(reference) and all(
+            np.allclose(g, r, rtol=rtol, atol=rtol * np.abs(r).max(initial=1.0))
+            for g, r in zip(grads, reference)
+        )
+        if not same:
+            raise AssertionError(
+                f"{case.workload} {case.name}: {library}'s gradients differ from {reference_name}'s"
+            )
+    order = list(runners)
+    for r in range(max(rounds.get(lib, 1) for lib in order) if order else 0):
+        order = order[1:] + order[:1]  # rotate, so no library always runs first
+        for library in order:
+            if r >= rounds.get(library, 1):
+                continue
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.perf_counter()
+                runners[library]()
+                elapsed = time.perf_counter() - start
+            finally:
+                gc.enable()
+            case.samples.setdefault(library, []).append(elapsed)
+
+
+# --------------------------------------------------------------------------------- W1, W4
+def chain_runners(n: int, recursion_limit: int | None = None) -> dict[str, Runner]:
+    """``n`` scalar ops, alternating ``* 1.001`` and ``+ 0.001``, then backward.
+
+    micrograd's backward recurses once per op: ``recursion_limit`` raises Python's limit
+    while it runs (W1 does, so that micrograd can be timed at all; W4 does not)."""
+    runners: dict[str, Runner] = {}
+
+    def minigrad_chain() -> list[np.ndarray]:
+        x = minigrad.tensor(1.0, dtype=minigrad.float64, requires_grad=True)
+        y = x
+        for i in range(n):
+            y = y * 1.001 if i % 2 == 0 else y + 0.001
+        y.backward()
+        return [x.grad.numpy()]
+
+    runners["minigrad"] = minigrad_chain
+    if installed("torch"):
+        import torch
+
+        def torch_chain() -> list[np.ndarray]:
+            x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+            y = x
+            for i in range(n):
+                y = y * 1.001 if i % 2 == 0 else y + 0.001
+            y.backward()
+            return [x.grad.numpy()]
+
+        runners["torch"] = torch_chain
+    if installed("micrograd"):
+        from micrograd.engine import Value
+
+        def micrograd_chain() -> list[np.ndarray]:
+            x = Value(1.0)
+            y = x
+            for i in range(n):
+                y = y * 1.001 if i % 2 == 0 else y + 0.001
+            default_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(recursion_limit or default_limit)
+            try:
+                y.backward()  # recursive: deep chains exceed Python's recursion limit
+            finally:
+                sys.setrecursionlimit(default_limit)
+            return [np.array(x.grad)]
+
+        runners["micrograd"] = micrograd_chain
+    if installed("mygrad"):
+        import mygrad
+
+        def mygrad_chain() -> list[np.ndarray]:
+            x = mygrad.tensor(1.0)
+            y = x
+            for i in range(n):
+                y = y * 1.001 if i % 2 == 0 else y + 0.001
+            y.backward()
+            return [np.array(x.grad)]
+
+        runners["mygrad"] = mygrad_chain
+    if installed("autograd"):
+        import autograd
+
+        def chain(x: Any) -> Any:
+            for i in range(n):
+                x = x * 1.001 if i % 2 == 0 else x + 0.001
+            return x
+
+        chain_grad = autograd.grad(chain)
+        runners["autograd"] = lambda: [np.array(chain_grad(1.0))]
+
+    def tape_chain() -> list[np.ndarray]:
+        # The least a Python tape can do: record each local derivative, multiply them back.
+        value, derivatives = 1.0, []
+        for i in range(n):
+            if i % 2 == 0:
+                value, local = value * 1.001, 1.001
+            else:
+                value, local = value + 0.001, 1.0
+            derivatives.append(local)
+        grad = 1.0
+        for local in reversed(derivatives):
+            grad *= local
+        return [np.array(grad)]
+
+    runners["limit"] = tape_chain
+    return runners
+
+
+def fan_in_runners(n: int) -> dict[str, Runner]:
+    """``n`` scalar leaves stacked and summed: one node with ``n`` inputs."""
+    values = np.linspace(0.0, 1.0, n)
+    runners: dict[str, Runner] = {}
+
+    def minigrad_fan_in() -> list[np.ndarray]:
+        leaves = [minigrad.tensor(v, requires_grad=True) for v in values]
+        minigrad.stack(leaves).sum().backward()
+        return [np.array([leaf.grad.item() for leaf in leaves])]
+
+    runners["minigrad"] = minigrad_fan_in
+    if installed("torch"):
+        import torch
+
+        def torch_fan_in() -> list[np.ndarray]:
+            leaves = [torch.tensor(v, requires_grad=True) for v in values]
+            torch.stack(leaves).sum().backward()
+            return [np.array([leaf.grad.item() for leaf in leaves])]
+
+        runners["torch"] = torch_fan_in
+    if installed("mygrad"):
+        import mygrad
+
+        def mygrad_fan_in() -> list[np.ndarray]:
+            leaves = [mygrad.tensor(v) for v in values]
+            mygrad.stack(leaves).sum().backward()
+            return [np.array([float(leaf.grad) for leaf in leaves])]
+
+        runners["mygrad"] = mygrad_fan_in
+    # autograd is left out: its derivative of stack builds every input's gradient for each
+    # input, so 100 000 leaves take 10^10 steps (it ran for minutes here).
+    return runners
+
+
+# --------------------------------------------------------------------------------- W2
+def two_moons(n: int = 100, noise: float = 0.1, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The data of micrograd's demo (sklearn's make_moons), labels -1 and 1."""
+    rng = np.random.default_rng(seed)
+    outer = np.linspace(0, np.pi, n - n // 2)
+    inner = np.linspace(0, np.pi, n // 2)
+    x = np.concatenate(
+        [
+            np.stack([np.cos(outer), np.sin(outer)], 1),
+            np.stack([1 - np.cos(inner), 1 - np.sin(inner) - 0.5], 1),
+        ]
+    )
+    x += rng.normal(scale=noise, size=x.shape)
+    y = np.concatenate([-np.ones(n - n // 2), np.ones(n // 2)]).reshape(-1, 1)
+    return x, y
+
+
+SIZES = (2, 16, 16, 1)
+ALPHA = 1e-4  # L2 regularisation
+
+
+def initial_parameters() -> list[np.ndarray]:
+    """[W1, b1, W2, b2, W3, b3] as micrograd draws them: uniform(-1, 1) weights, zero bias."""
+    rng = np.random.default_rng(0)
+    parameters = []
+    for fan_in, fan_out in zip(SIZES, SIZES[1:]):
+        parameters += [rng.uniform(-1, 1, (fan_in, fan_out)), np.zeros(fan_out)]
+    return parameters
+
+
+def learning_rate(k: int) -> float:
+    return 1.0 - 0.9 * (k % 100) / 100
+
+
+def mlp_runners() -> dict[str, Runner]:
+    """One SGD step of micrograd's demo: max-margin loss + L2, the 100 points at once."""
+    x_data, y_data = two_moons()
+    runners: dict[str, Runner] = {}
+
+    def make_tensor_step(lib: Any, relu: Callable[[Any], Any], make: Callable[[Any], Any]):
+        """The same step for the libraries with a PyTorch-like tensor API."""
+        parameters = [make(p) for p in initial_parameters()]
+        x, y = lib.tensor(x_data), lib.tensor(y_data)
+        k = 0
+
+        def step() -> list[np.ndarray]:
+            nonlocal k
+            w1, b1, w2, b2, w3, b3 = parameters
+            scores = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3
+            loss = relu(1 - y * scores).mean() + ALPHA * sum((p * p).sum() for p in parameters)
+            loss.backward()
+            grads = [p.grad.numpy().copy() for p in parameters]
+            with lib.no_grad():
+                for p in parameters:
+                    p -= learning_rate(k) * p.grad
+                    p.grad = None
+            k += 1
+            return grads
+
+        return step
+
+    runners["minigrad"] = make_tensor_step(
+        minigrad, minigrad.Tensor.relu, lambda p: minigrad.tensor(p, requires_grad=True)
+    )
+    if installed("torch"):
+        import torch
+
+        runners["torch"] = make_tensor_step(
+            torch, torch.relu, lambda p: torch.tensor(p, requires_grad=True)
+        )
+    if installed("micrograd"):
+        runners["micrograd"] = micrograd_step(x_data, y_data)
+    if installed("mygrad"):
+        runners["mygrad"] = mygrad_step(x_data, y_data)
+    if installed("autograd"):
+        runners["autograd"] = autograd_step(x_data, y_data)
+    runners["limit"] = numpy_step(x_data, y_data)
+    return runners
+
+
+def micrograd_step(x_data: np.ndarray, y_data: np.ndarray) -> Runner:
+    from micrograd.engine import Value
+    from micrograd.nn import MLP
+
+    model = MLP(SIZES[0], list(SIZES[1:]))
+    for layer, (w, b) in zip(model.layers, zip(*[iter(initial_parameters())] * 2)):
+        for j, neuron in enumerate(layer.neurons):
+            for i, wi in enumerate(neuron.w):
+                wi.data = w[i, j]
+            neuron.b.data = b[j]
+    inputs = [list(map(Value, row)) for row in x_data.tolist()]
+    labels = y_data.ravel().tolist()
+    k = 0
+
+    def step() -> list[np.ndarray]:
+        nonlocal k
+        scores = list(map(model, inputs))
+        losses = [(1 + -yi * si).relu() for yi, si in zip(labels, scores)]
+        loss = sum(losses) * (1.0 / len(losses)) + ALPHA * sum(p * p for p in model.parameters())
+        model.zero_grad()
+        loss.backward()
+        grads = []
+        for layer in model.layers:
+            grads.append(np.array([[w.grad for w in n.w] for n in layer.neurons]).T)
+            grads.append(np.array([n.b.grad for n in layer.neurons]))
+        for p in model.parameters():
+            p.data -= learning_rate(k) * p.grad
+        k += 1
+        return grads
+
+    return step
+
+
+def mygrad_step(x_data: np.ndarray, y_data: np.ndarray) -> Runner:
+    import mygrad
+    from mygrad.nnet import relu
+
+    parameters = [mygrad.tensor(p) for p in initial_parameters()]
+    x, y = mygrad.tensor(x_data, constant=True), mygrad.tensor(y_data, constant=True)
+    k = 0
+
+    def step() -> list[np.ndarray]:
+        nonlocal k, parameters
+        w1, b1, w2, b2, w3, b3 = parameters
+        scores = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3
+        loss = relu(1 - y * scores).mean() + ALPHA * sum((p * p).sum() for p in parameters)
+        loss.backward()
+        grads = [p.grad for p in parameters]
+        parameters = [
+            mygrad.tensor(p.data - learning_rate(k) * g) for p, g in zip(parameters, grads)
+        ]
+        k += 1
+        return grads
+
+    return step
+
+
+def autograd_step(x_data: np.ndarray, y_data: np.ndarray) -> Runner:
+    import autograd
+    import autograd.numpy as anp
+
+    def loss(parameters: list[Any]) -> Any:
+        w1, b1, w2, b2, w3, b3 = parameters
+        relu = lambda a: anp.maximum(a, 0.0)
+        scores = relu(relu(x_data @ w1 + b1) @ w2 + b2) @ w3 + b3
+        return anp.mean(relu(1 - y_data * scores)) + ALPHA * sum(anp.sum(p * p) for p in parameters)
+
+    loss_grad = autograd.grad(loss)
+    parameters = initial_parameters()
+    k = 0
+
+    def step() -> list[np.ndarray]:
+        nonlocal k, parameters
+        grads = loss_grad(parameters)
+        parameters = [p - learning_rate(k) * g for p, g in zip(parameters, grads)]
+        k += 1
+        return grads
+
+    return step
+
+
+def numpy_step(x_data: np.ndarray, y_data: np.ndarray) -> Runner:
+    """The limit: forward and backward written by hand with numpy."""
+    parameters = initial_parameters()
+    n = len(x_data)
+    k = 0
+
+    def step() -> list[np.ndarray]:
+        nonlocal k
+        w1, b1, w2, b2, w3, b3 = parameters
+        h1 = np.maximum(x_data @ w1 + b1, 0)
+        h2 = np.maximum(h1 @ w2 + b2, 0)
+        scores = h2 @ w3 + b3
+        margins = 1 - y_data * scores
+        d_scores = np.where(margins > 0, -y_data / n, 0.0)
+        d_h2 = (d_scores @ w3.T) * (h2 > 0)
+        d_h1 = (d_h2 @ w2.T) * (h1 > 0)
+        grads = [
+            x_data.T @ d_h1,
+            d_h1.sum(0),
+            h1.T @ d_h2,
+            d_h2.sum(0),
+            h2.T @ d_scores,
+            d_scores.sum(0),
+        ]
+        grads = [g + 2 * ALPHA * p for g, p in zip(grads, parameters)]
+        for p, g in zip(parameters, grads):
+            p -= learning_rate(k) * g
+        k += 1
+        return grads
+
+    return step
+
+
+# --------------------------------------------------------------------------------- W3
+def matmul_runners(dtype: type) -> dict[str, Runner]:
+    """``(A @ B).sum().backward()`` for two 1024x1024 matrices; leaves made beforehand."""
+    rng = np.random.default_rng(0)
+    a_data, b_data = (rng.standard_normal((1024, 1024)).astype(dtype) for _ in range(2))
+    runners: dict[str, Runner] = {}
+
+    def tensor_runner(lib: Any) -> Runner:
+        a = lib.tensor(a_data, requires_grad=True)
+        b = lib.tensor(b_data, requires_grad=True)
+
+        def run() -> list[np.ndarray]:
+            a.grad = b.grad = None
+            (a @ b).sum().backward()
+            return [a.grad.numpy(), b.grad.numpy()]
+
+        return run
+
+    runners["minigrad"] = tensor_runner(minigrad)
+    if installed("torch"):
+        import torch
+
+        runners["torch"] = tensor_runner(torch)
+    if installed("mygrad"):
+        import mygrad
+
+        a, b = mygrad.tensor(a_data), mygrad.tensor(b_data)
+
+        def mygrad_run() -> list[np.ndarray]:
+            (a @ b).sum().backward()
+            return [a.grad, b.grad]
+
+        runners["mygrad"] = mygrad_run
+    if installed("autograd"):
+        import autograd
+        import autograd.numpy as anp
+
+        both = autograd.grad(lambda ab: anp.sum(ab[0] @ ab[1]))
+        runners["autograd"] = lambda: list(both([a_data, b_data]))
+
+    def numpy_run() -> list[np.ndarray]:
+        # The three products any reverse mode needs; the gradient of a sum is all ones.
+        _ = a_data @ b_data
+        g = np.ones((1024, 1024), dtype=dtype)
+        return [g @ b_data.T, a_data.T @ g]
+
+    runners["limit"] = numpy_run
+    return runners
+
+
+# --------------------------------------------------------------------------------- W5
+def graph_of(n_nodes: int) -> minigrad.Tensor:
+    """A graph with about ``n_nodes`` nodes: three leaves mixed by a chain of ops."""
+    x = minigrad.tensor([0.5, -1.0], requires_grad=True)
+    w = minigrad.tensor([1.5, 0.25], requires_grad=True)
+    y = x
+    ops = (lambda t: t * w, lambda t: t.tanh(), lambda t: t + x)
+    for i in range(n_nodes - 3):
+        y = ops[i % 3](y)
+    return y.sum()
+
+
+def drawing_runners(n_nodes: int) -> dict[str, Runner]:
+    """Draw a graph, prepare a stepper for it, and one plain ``dot -Tsvg`` of its DOT."""
+    from widgets import BackwardStepper, draw
+
+    def draw_run() -> list[np.ndarray]:
+        draw(graph_of(n_nodes), max_nodes=2 * n_nodes).pipe(format="svg")
+        return []
+
+    def stepper_run() -> list[np.ndarray]:
+        BackwardStepper(graph_of(n_nodes), max_nodes=2 * n_nodes)
+        return []
+
+    source = draw(graph_of(n_nodes), max_nodes=2 * n_nodes).source
+
+    def dot_run() -> list[np.ndarray]:
+        subprocess.run(["dot", "-Tsvg"], input=source.encode(), capture_output=True, check=True)
+        return []
+
+    return {"draw": draw_run, "stepper": stepper_run, "dot": dot_run}
+
+
+# --------------------------------------------------------------------------------- report
+def run_all(only: set[str], quick: bool) -> list[Case]:
+    few = quick  # quick: a smoke test of the script, not a measurement
+    cases: list[Case] = []
+
+    def rounds(default: int, **slow: int) -> dict[str, int]:
+        counts = {lib: (2 if few else default) for lib in (*LIBRARIES, "draw", "stepper", "dot")}
+        counts.update({lib: (1 if few else n) for lib, n in slow.items()})
+        return counts
+
+    if "W1" in only:
+        case = Case("W1", "scalar chain, 1 000 ops", "µs/op", 1e6 / 1000)
+        time_cases(case, chain_runners(1000, recursion_limit=10_000), rounds(21), rtol=1e-12)
+        cases.append(case)
+    if "W2" in only:
+        case = Case("W2", "MLP 2-16-16-1, 100 points", "ms/step", 1e3)
+        time_cases(case, mlp_runners(), rounds(31, micrograd=3), rtol=1e-7)
+        cases.append(case)
+    if "W3" in only:
+        for dtype in (np.float64, np.float32):
+            name = np.dtype(dtype).name
+            case = Case("W3", f"matmul 1024², {name}", "ms", 1e3)
+            rtol = 1e-9 if dtype is np.float64 else 1e-4
+            time_cases(case, matmul_runners(dtype), rounds(5), rtol=rtol)
+            cases.append(case)
+    if "W4" in only:
+        for n, count in ((1_000, 11), (10_000, 5), (100_000, 3)):
+            case = Case("W4", f"chain of {n:,} ops", "s", 1.0)
+            time_cases(case, chain_runners(n), rounds(count), rtol=1e-9)
+            cases.append(case)
+        case = Case("W4", "fan-in of 100,000 leaves", "s", 1.0)
+        time_cases(case, fan_in_runners(100_000), rounds(2), rtol=1e-12)
+        cases.append(case)
+    if "W5" in only:
+        if shutil.which("dot") is None:
+            print("W5 skipped: Graphviz's `dot` is not on PATH")
+        else:
+            for n in (10, 100, 300):
+                case = Case("W5", f"graph of {n} nodes", "ms", 1e3)
+                time_cases(case, drawing_runners(n), rounds(5 if n < 300 else 2), rtol=0)
+                cases.append(case)
+    return cases
+
+
+def ratio(numerator: float | None, denominator: float | None) -> float | None:
+    if numerator is None or denominator is None or denominator == 0:
+        return None
+    return numerator / denominator
+
+
+def format_number(value: float | None, note: str = "") -> str:
+    if value is None:
+        return note or "—"
+    return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
+
+
+def print_table(cases: list[Case]) -> None:
+    w5 = [c for c in cases if c.workload == "W5"]
+    others = [c for c in cases if c.workload != "W5"]
+    if others:
+        print("\nMedians (columns: libraries)")
+        header = f"{'workload':<36}{'unit':<9}" + "".join(f"{lib:>11}" for lib in LIBRARIES)
+        print(header)
+        for c in others:
+            cells = "".join(
+                f"{format_number(c.median(lib), c.notes.get(lib, '')):>11}" for lib in LIBRARIES
+            )
+            print(f"{c.workload + ' ' + c.name:<36}{c.unit:<9}{cells}")
+        print("\nRatios: each library's time / minigrad's (above 1: minigrad is faster)")
+        print(f"{'workload':<45}" + "".join(f"{lib:>11}" for lib in LIBRARIES[1:]))
+        for c in others:
+            cells = "".join(
+                f"{format_number(ratio(c.median(lib), c.median('minigrad'))):>11}"
+                for lib in LIBRARIES[1:]
+            )
+            print(f"{c.workload + ' ' + c.name:<45}{cells}")
+    chains = [c for c in others if c.name.startswith("chain")]
+    if len(chains) > 1:
+        print("\nW4 scaling: time ratio between successive chain sizes (linear = 10)")
+        for smaller, larger in zip(chains, chains[1:]):
+            cells = "".join(
+                f"{format_number(ratio(larger.median(lib), smaller.median(lib))):>11}"
+                for lib in LIBRARIES
+            )
+            print(f"{smaller.name[9:] + ' -> ' + larger.name[9:]:<45}{cells}")
+    if w5:
+        print("\nW5 (ms): draw = widgets.draw + SVG, stepper = BackwardStepper, dot = dot -Tsvg")
+        for c in w5:
+            print(
+                f"{c.name:<22} draw {format_number(c.median('draw')):>7}  "
+                f"stepper {format_number(c.median('stepper')):>7}  "
+                f"dot {format_number(c.median('dot')):>7}  "
+                f"stepper/dot {format_number(ratio(c.median('stepper'), c.median('dot')))}"
+            )
+
+
+def targets(cases: list[Case]) -> list[dict[str, Any]]:
+    """The issue's targets, each with the measured ratio and whether it is met."""
+    by_name = {(c.workload, c.name): c for c in cases}
+    checks: list[tuple[str, Case | None, Callable[[Case], float | None], float, bool]] = []
+    w1 = by_name.get(("W1", "scalar chain, 1 000 ops"))
+    w2 = by_name.get(("W2", "MLP 2-16-16-1, 100 points"))
+    checks.append(
+        (
+            "W1 minigrad/torch ≤ 0.5",
+            w1,
+            lambda c: ratio(c.median("minigrad"), c.median("torch")),
+            0.5,
+            True,
+        )
+    )  # noqa: E501
+    checks.append(
+        (
+            "W2 minigrad/torch ≤ 1.0",
+            w2,
+            lambda c: ratio(c.median("minigrad"), c.median("torch")),
+            1.0,
+            True,
+        )
+    )  # noqa: E501
+    checks.append(
+        (
+            "W2 micrograd/minigrad ≥ 300",
+            w2,
+            lambda c: ratio(c.median("micrograd"), c.median("minigrad")),
+            300,
+            False,
+        )
+    )  # noqa: E501
+    for c in cases:
+        if c.workload == "W3":
+            checks.append(
+                (
+                    f"W3 {c.name[-7:]} minigrad/limit ≤ 1.05",
+                    c,
+                    lambda c: ratio(c.median("minigrad"), c.median("limit")),
+                    1.05,
+                    True,
+                )
+            )  # noqa: E501
+        if c.workload == "W5" and c.name == "graph of 100 nodes":
+            checks.append(
+                (
+                    "W5 stepper(100)/dot ≤ 3",
+                    c,
+                    lambda c: ratio(c.median("stepper"), c.median("dot")),
+                    3.0,
+                    True,
+                )
+            )  # noqa: E501
+    chains = [c for c in cases if c.name.startswith("chain")]
+    for smaller, larger in zip(chains, chains[1:]):
+        checks.append(
+            (
+                f"W4 {larger.name} / {smaller.name[9:]} ≤ 12",
+                larger,
+                lambda c, s=smaller: ratio(c.median("minigrad"), s.median("minigrad")),
+                12,
+                True,
+            )
+        )  # noqa: E501
+    results = []
+    for label, case, measure, bound, at_most in checks:
+        value = measure(case) if case is not None else None
+        met = None if value is None else (value <= bound if at_most else value >= bound)
+        results.append({"target": label, "value": value, "met": met})
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", default="W1,W2,W3,W4,W5", help="comma-separated workloads")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds (a smoke test)")
+    parser.add_argument("--json", type=Path, default=RESULTS, help="where to write results")
+    args = parser.parse_args()
+    for peer in PEERS:
+        if not installed(peer):
+            print(f"note: {peer} is not installed, skipped (pip install -e '.[bench]')")
+    start = time.perf_counter()
+    cases = run_all(set(args.only.split(",")), args.quick)
+    print_table(cases)
+    met = targets(cases)
+    print("\nTargets")
+    for t in met:
+        verdict = {True: "met", False: "NOT met", None: "not measured"}[t["met"]]
+        print(f"  {t['target']:<40} {format_number(t['value']):>8}  {verdict}")
+    print(f"\n(total {time.perf_counter() - start:.0f} s)")
+    versions = {"python": platform.python_version(), "numpy": np.__version__}
+    for lib in PEERS:
+        if installed(lib):
+            versions[lib] = getattr(__import__(lib), "__version__", "?")
+    args.json.write_text(
+        json.dumps(
+            {
+                "machine": f"{platform.machine()}, {platform.processor() or '?'}, "
+                f"{__import__('os').cpu_count()} cores",
+                "versions": versions,
+                "cases": [
+                    {
+                        "workload": c.workload,
+                        "name": c.name,
+                        "unit": c.unit,
+                        "medians": {lib: c.median(lib) for lib in c.samples},
+                        "samples": {lib: len(s) for lib, s in c.samples.items()},
+                        "notes": c.notes,
+                    }
+                    for c in cases
+                ],
+                "targets": met,
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
