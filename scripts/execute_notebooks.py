@@ -55,6 +55,10 @@ def execute_in_place(path: Path, timeout: int = 120) -> None:
         resources={"metadata": {"path": str(path.parent)}},  # run from the notebook's folder
     )
     client.execute()  # raises CellExecutionError before anything is written
+    for cell in nb.cells:
+        # nbclient records when each cell ran; dropped so that a re-run changes only what
+        # the code printed, and a diff shows nothing when nothing changed.
+        cell.metadata.pop("execution", None)
     nbformat.validate(nb)
     nbformat.write(nb, path)
 
