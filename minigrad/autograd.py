@@ -40,6 +40,23 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
+def _gradient_list(gradients: Any) -> list[Tensor | None] | None:
+    """PyTorch's reading of ``grad_tensors``/``grad_outputs``: one Tensor, or a sequence of
+    Tensors and Nones. Anything else gets PyTorch's TypeError: a number is "not iterable",
+    a list of numbers "can be either Tensors or None, but got float"."""
+    if gradients is None:
+        return None
+    if isinstance(gradients, Tensor):
+        return [gradients]
+    listed = list(gradients)  # TypeError: 'float' object is not iterable, as in PyTorch
+    for gradient in listed:
+        if gradient is not None and not isinstance(gradient, Tensor):
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(gradient).__name__}"
+            )
+    return listed
+
+
 def backward(
     tensors: Tensor | Sequence[Tensor],
     grad_tensors: Any = None,
@@ -49,20 +66,31 @@ def backward(
 ) -> None:
     """Add the gradients of ``tensors`` into the ``.grad`` of every leaf they depend on."""
     outputs = _as_list(tensors)
-    grads = None if grad_tensors is None else _as_list(grad_tensors)
-    if create_graph:
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between "
-            "the parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after "
-            "use to break the cycle and avoid the leak.",
-            UserWarning,
-            stacklevel=3,
-        )
+    grads = _gradient_list(grad_tensors)
+    if create_graph and not _warned_about_create_graph:
+        _warn_once_about_create_graph()
     if inputs is not None:
         raise NotImplementedError("backward(inputs=...) is not supported by minigrad")
     BackwardPass(outputs, grads, retain_graph=retain_graph, create_graph=create_graph).run()
+
+
+_warned_about_create_graph = False
+
+
+def _warn_once_about_create_graph() -> None:
+    """PyTorch's warning about ``backward(create_graph=True)``, given once per process as
+    PyTorch gives it (a training loop would otherwise print it at every step)."""
+    global _warned_about_create_graph
+    _warned_about_create_graph = True
+    warnings.warn(
+        "Using backward() with create_graph=True will create a reference cycle between "
+        "the parameter and its gradient which can cause a memory leak. We recommend using "
+        "autograd.grad when creating the graph to avoid this. If you have to use this "
+        "function, make sure to reset the .grad fields of your parameters to None after "
+        "use to break the cycle and avoid the leak.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def grad(
@@ -81,7 +109,7 @@ def grad(
         allow_unused = materialize_grads
     captured = BackwardPass(
         _as_list(outputs),
-        None if grad_outputs is None else _as_list(grad_outputs),
+        _gradient_list(grad_outputs),
         retain_graph=retain_graph,
         create_graph=create_graph,
         inputs=input_list,

@@ -268,11 +268,9 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
             f"Mismatch in shape: grad_output[{index}] has a shape of {grad.shape!r} and "
             f"output[{index}] has a shape of {output.shape!r}."
         )
-    if grad.dtype.is_floating_point != output.dtype.is_floating_point:
-        raise RuntimeError(
-            f"For output {index}, the gradient must have a floating point dtype like the "
-            f"output ({output.dtype}), but got {grad.dtype}."
-        )
+    if grad.dtype != output.dtype:
+        # PyTorch casts a seed to the output's dtype: y.backward(tensor([1, 2])) is allowed.
+        grad = grad.to(output.dtype)
     return grad
 
 

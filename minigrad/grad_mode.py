@@ -70,16 +70,27 @@ class _GradModeContext:
             @functools.wraps(func)
             def generator_wrapper(*args: Any, **kwargs: Any) -> Any:
                 # Each resumption of the generator runs in this mode; the caller's mode
-                # is back in force whenever the generator is suspended.
+                # is back in force whenever the generator is suspended. throw() and close()
+                # reach the wrapped generator too, in the same mode.
                 generator = func(*args, **kwargs)
-                response = None
-                while True:
+                try:
                     with self.clone():
+                        request = generator.send(None)
+                    while True:
                         try:
-                            request = generator.send(response)
-                        except StopIteration as stop:
-                            return stop.value
-                    response = yield request
+                            response = yield request
+                        except GeneratorExit:
+                            with self.clone():
+                                generator.close()
+                            raise
+                        except BaseException as error:
+                            with self.clone():
+                                request = generator.throw(error)
+                        else:
+                            with self.clone():
+                                request = generator.send(response)
+                except StopIteration as stop:
+                    return stop.value
 
             return generator_wrapper  # type: ignore[return-value]
 

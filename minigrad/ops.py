@@ -817,6 +817,32 @@ class View(Op):
         return grad.reshape(ctx.shape)
 
 
+class ReshapeAlias(View):
+    """``reshape`` of a tensor that is not contiguous (a transpose) but can still be viewed
+    in the new shape: PyTorch records this view under its own name."""
+
+    name = "ReshapeAliasBackward0"
+
+
+class UnsafeView(View):
+    """The second half of ``reshape`` where no view can do: PyTorch copies the tensor
+    (CloneBackward0), then views the copy, which nothing else can see (so: not a view)."""
+
+    is_view = False
+    name = "UnsafeViewBackward0"
+
+
+def can_view(array: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether ``array``'s memory can be read in ``shape`` without copying: numpy's rule,
+    which is PyTorch's (a transposed matrix cannot be flattened in place)."""
+    viewed = array.view()
+    try:
+        viewed.shape = shape  # numpy refuses, rather than copies, when strides cannot do it
+    except AttributeError:
+        return False
+    return True
+
+
 class Transpose(Op):
     is_view = True
     formula = "transpose: the gradient is transposed back"

@@ -365,16 +365,9 @@ class Tensor:
         """
         from .autograd import backward
 
-        if isinstance(gradient, str | bytes | dict | set):
-            # Numbers and lists of numbers are welcome (a convenience PyTorch lacks); other
-            # things get PyTorch's error, which reads them as a sequence of gradients.
-            first = next(iter(gradient), None)
-            raise TypeError(
-                f"gradients can be either Tensors or None, but got {type(first).__name__}"
-            )
         backward(
             [self],
-            None if gradient is None else [gradient],
+            gradient,
             retain_graph,
             create_graph,
             inputs=inputs,
@@ -690,10 +683,30 @@ class Tensor:
 
     # -- shapes ------------------------------------------------------------------------------
     def reshape(self, *shape: Any) -> Tensor:
-        return ops.View.apply(self, shape=_resolve_shape(_shape_argument(shape), self.numel()))
+        """The same values in another shape: a view when the memory allows it, else a copy,
+        recorded as PyTorch records each case.
+
+        >>> import minigrad as mg
+        >>> m = mg.ones(2, 3, requires_grad=True)
+        >>> m.reshape(3, 2).grad_fn, m.T.reshape(-1).grad_fn
+        (<ViewBackward0 object>, <UnsafeViewBackward0 object>)
+        """
+        new_shape = _resolve_shape(_shape_argument(shape), self.numel())
+        if self._array.flags.c_contiguous:
+            return ops.View.apply(self, shape=new_shape)
+        if ops.can_view(self._array, new_shape):
+            return ops.ReshapeAlias.apply(self, shape=new_shape)
+        return ops.UnsafeView.apply(self.clone(), shape=new_shape)
 
     def view(self, *shape: Any) -> Tensor:
-        return self.reshape(*shape)
+        """The same memory in another shape; refuses, as PyTorch does, when it cannot be."""
+        new_shape = _resolve_shape(_shape_argument(shape), self.numel())
+        if not ops.can_view(self._array, new_shape):
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            )
+        return ops.View.apply(self, shape=new_shape)
 
     def flatten(self) -> Tensor:
         # PyTorch returns a 1-d tensor itself: no ViewBackward0, and a leaf stays a leaf.

@@ -125,3 +125,13 @@ def pytest_runtest_makereport(item, call):
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector):
     return _no_skips((yield))
+
+
+# --------------------------------------------------------------------------- warnings
+@pytest.fixture(autouse=True)
+def _create_graph_warning_not_yet_given(monkeypatch):
+    """backward(create_graph=True) warns once per process, as PyTorch does; each test starts
+    as a fresh process would, so whether it sees the warning does not depend on test order."""
+    import minigrad.autograd
+
+    monkeypatch.setattr(minigrad.autograd, "_warned_about_create_graph", False)

@@ -115,10 +115,36 @@ def test_student_example_accumulation_loop():
     assert w.grad.item() == 0.0
 
 
-def test_gradient_argument_may_be_a_list():
+def test_gradient_argument_is_a_tensor_or_a_sequence_of_tensors_as_in_pytorch():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
-    (x * 3).backward([1.0, 2.0])
+    (x * 3).backward([mg.tensor([1.0, 2.0])])
     assert x.grad.tolist() == [3.0, 6.0]
+    with pytest.raises(TypeError, match="^gradients can be either Tensors or None, but got float$"):
+        (x * 3).backward([1.0, 2.0])
+    with pytest.raises(TypeError, match="^'float' object is not iterable$"):
+        (x * 3).sum().backward(1.0)
+    assert x.grad.tolist() == [3.0, 6.0]  # the refused calls changed nothing
+
+
+def test_a_seed_of_another_dtype_is_cast_to_the_output_dtype():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3).backward(mg.tensor([1, 2]))
+    assert x.grad.dtype == mg.float32
+    assert x.grad.tolist() == [3.0, 6.0]
+    (x,) = mg.autograd.grad((x * 2).sum(), x, grad_outputs=mg.tensor(1.0, dtype=mg.float64))
+    assert x.dtype == mg.float32 and x.tolist() == [2.0, 2.0]
+
+
+def test_the_create_graph_warning_is_given_once_per_process():
+    x = mg.tensor(2.0, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            x.grad = None
+            (x**3).backward(create_graph=True)
+    assert [str(w.message)[:50] for w in caught] == [
+        "Using backward() with create_graph=True will creat"
+    ]
 
 
 def test_backward_of_several_outputs_adds_their_gradients():

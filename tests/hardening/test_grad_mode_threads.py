@@ -135,3 +135,39 @@ def test_decorators_keep_what_functools_wraps_keeps():
             assert inspect.signature(decorated) == inspect.signature(function)
             assert inspect.isgeneratorfunction(decorated) == inspect.isgeneratorfunction(function)
     assert list(mg.no_grad()(count)(3)) == [0, 1, 2]
+
+
+def test_throw_and_close_reach_a_decorated_generator_in_its_mode():
+    seen = []
+
+    @mg.no_grad()
+    def steps():
+        try:
+            while True:
+                try:
+                    yield mg.is_grad_enabled()
+                except ValueError as error:
+                    seen.append((str(error), mg.is_grad_enabled()))
+        finally:
+            seen.append(("closed", mg.is_grad_enabled()))
+
+    generator = steps()
+    assert next(generator) is False
+    assert generator.throw(ValueError("handled inside")) is False  # caught, next value yielded
+    assert mg.is_grad_enabled()
+    generator.close()
+    assert seen == [("handled inside", False), ("closed", False)]
+    assert mg.is_grad_enabled()
+
+
+def test_send_and_return_value_pass_through_a_decorated_generator():
+    @mg.enable_grad()
+    def echo():
+        received = yield "ready"
+        return received * 2
+
+    generator = echo()
+    assert next(generator) == "ready"
+    with pytest.raises(StopIteration) as stop:
+        generator.send(21)
+    assert stop.value.value == 42

@@ -15,6 +15,11 @@ Known differences, documented here and in the lead's report:
   detection, which minigrad does not have).
 - ``node.name()`` of PyTorch's C++ nodes is "torch::autograd::AccumulateGrad" /
   "torch::autograd::CopyBackwards"; minigrad's is the class name that both reprs show.
+- A view taken under ``no_grad`` of a tensor that requires grad: PyTorch marks it
+  ``requires_grad=True`` (a leaf whose in-place changes it then forbids); in minigrad it is
+  an ordinary constant, as every other result made under ``no_grad``.
+- ``linspace`` can differ from PyTorch's in the last bit of some values (PyTorch's
+  vectorised kernel rounds differently), by at most two ulps of the endpoints.
 """
 
 import re
@@ -247,6 +252,28 @@ def test_in_place_on_a_view_is_a_documented_difference():
     mine = mg.ones(3, requires_grad=True) * 1
     with pytest.raises(RuntimeError, match="does not record in-place operations on a view"):
         mine[0:2].mul_(2)
+
+
+def test_a_view_under_no_grad_is_a_documented_difference():
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        view = x[0:2]
+    assert view.requires_grad and view.grad_fn is None  # PyTorch keeps the flag
+    mine = mg.ones(3, requires_grad=True)
+    with mg.no_grad():
+        view = mine[0:2]
+    assert not view.requires_grad and view.grad_fn is None
+
+
+def test_linspace_is_within_two_ulps_of_torch():
+    for start, end, steps in [(-2.0, 3.0, 101), (-1.0, 1.0, 50), (-3.3, 2.2, 81)]:
+        for mine_dtype, torch_dtype in [(mg.float32, torch.float32), (mg.float64, torch.float64)]:
+            mine = mg.linspace(start, end, steps, dtype=mine_dtype).numpy()
+            theirs = torch.linspace(start, end, steps, dtype=torch_dtype).numpy()
+            # Units in the last place at the size of the endpoints (near zero, both values
+            # are a difference of two such numbers): measured, at most two.
+            ulp = np.spacing(np.asarray(max(abs(start), abs(end)), dtype=mine.dtype))
+            assert np.abs(mine - theirs).max() <= 2 * ulp, (start, end, steps, mine_dtype)
 
 
 # --------------------------------------------------------------------------- lessons
