@@ -128,53 +128,84 @@ class GradcheckError(RuntimeError):
     """Raised by ``gradcheck`` when analytic and numerical gradients disagree."""
 
 
-def _numerical_jacobian(
-    func: Callable[..., Any], inputs: list[Tensor], eps: float
-) -> list[np.ndarray]:
-    """d(outputs)/d(inputs[i]) by central differences, one column per input element."""
+# Jacobians are kept as PyTorch's gradcheck keeps them: jacobians[i][j] has one row per
+# element of input i and one column per element of output j.
+Jacobians = list[list[np.ndarray] | None]
+
+
+def _numerical_jacobians(func: Callable[..., Any], inputs: list[Tensor], eps: float) -> Jacobians:
+    """d(outputs)/d(inputs) by central differences: each element of each input is nudged by
+    ``±eps`` in place, in the input's own dtype (which is why float32 is too coarse)."""
     with no_grad():
-        jacobians = []
+        jacobians: Jacobians = []
         for tensor in inputs:
             if not tensor.requires_grad:
                 jacobians.append(None)
                 continue
-            flat = tensor._array.reshape(-1)
-            columns = []
+            flat = tensor._array.reshape(-1)  # a view: writing to it changes the input
+            rows: list[list[np.ndarray]] = []
             for k in range(flat.size):
                 original = flat[k]
                 flat[k] = original + eps
-                plus = _flat_outputs(func(*inputs))
+                plus = [o._array.reshape(-1).copy() for o in _as_list(func(*inputs))]
                 flat[k] = original - eps
-                minus = _flat_outputs(func(*inputs))
+                minus = [o._array.reshape(-1) for o in _as_list(func(*inputs))]
                 flat[k] = original
-                columns.append((plus - minus) / (2 * eps))
-            jacobians.append(np.stack(columns, axis=1) if columns else np.zeros((0, 0)))
+                rows.append([(p - m) / (2 * eps) for p, m in zip(plus, minus, strict=True)])
+            outputs = _as_list(func(*inputs))
+            jacobians.append(
+                [
+                    np.stack([row[j] for row in rows])
+                    if rows
+                    else np.zeros((0, o.numel()), o._array.dtype)
+                    for j, o in enumerate(outputs)
+                ]
+            )
         return jacobians
 
 
-def _flat_outputs(outputs: Any) -> np.ndarray:
-    return np.concatenate([o._array.reshape(-1).astype(np.float64) for o in _as_list(outputs)])
-
-
-def _analytical_jacobian(func: Callable[..., Any], inputs: list[Tensor]) -> list[np.ndarray]:
+def _analytical_jacobians(func: Callable[..., Any], inputs: list[Tensor]) -> Jacobians:
+    """The same Jacobians from backward: one ``autograd.grad`` per output element, seeded
+    with a one-hot ``grad_outputs``, fills one column."""
     outputs = _as_list(func(*inputs))
-    sizes = [o.numel() for o in outputs]
     differentiable = [t for t in inputs if t.requires_grad]
-    rows: dict[int, list[np.ndarray]] = {id(t): [] for t in differentiable}
-    for which, output in enumerate(outputs):
-        for k in range(sizes[which]):
+    columns: dict[int, list[list[np.ndarray]]] = {id(t): [] for t in differentiable}
+    for output in outputs:
+        for t in differentiable:
+            columns[id(t)].append([])
+        for k in range(output.numel()):
             seed = np.zeros(output.shape, dtype=output._array.dtype)
             seed.reshape(-1)[k] = 1
-            if not output.requires_grad:
-                grads: tuple[Any, ...] = (None,) * len(differentiable)
-            else:
+            grads: tuple[Any, ...] = (None,) * len(differentiable)
+            if output.requires_grad:
                 grads = grad(
                     output, differentiable, Tensor(seed), retain_graph=True, allow_unused=True
                 )
             for t, g in zip(differentiable, grads, strict=True):
-                row = np.zeros(t.numel()) if g is None else g._array.reshape(-1)
-                rows[id(t)].append(row.astype(np.float64))
-    return [np.stack(rows[id(t)]) if t.requires_grad else None for t in inputs]
+                column = np.zeros(t.numel(), t._array.dtype) if g is None else g._array
+                columns[id(t)][-1].append(column.reshape(-1))
+    return [
+        [
+            np.stack(cols, axis=1) if cols else np.zeros((t.numel(), 0), t._array.dtype)
+            for cols in columns[id(t)]
+        ]
+        if t.requires_grad
+        else None
+        for t in inputs
+    ]
+
+
+def _backward_ignores_grad_output(func: Callable[..., Any], inputs: list[Tensor]) -> bool:
+    """PyTorch's extra check: with zero ``grad_outputs`` every gradient must be zero. A
+    backward that forgets to multiply by ``grad_output`` can pass the Jacobian test (it
+    is seeded with ones) and still be wrong."""
+    outputs = [o for o in _as_list(func(*inputs)) if o.requires_grad]
+    differentiable = [t for t in inputs if t.requires_grad]
+    if not outputs:
+        return False
+    zeros = [Tensor(np.zeros_like(o._array)) for o in outputs]
+    grads = grad(outputs, differentiable, zeros, allow_unused=True)
+    return any(g is not None and np.any(g._array != 0) for g in grads)
 
 
 def gradcheck(
@@ -186,7 +217,9 @@ def gradcheck(
     rtol: float = 1e-3,
     raise_exception: bool = True,
 ) -> bool:
-    """Compare ``func``'s gradients from ``backward`` with finite differences.
+    """Compare ``func``'s gradients from ``backward`` with finite differences, as
+    ``torch.autograd.gradcheck`` does (its slow mode): every Jacobian, then that backward
+    multiplies by the gradient it is given.
 
     Use float64 inputs: in float32 the finite differences are too noisy to compare.
 
@@ -196,59 +229,96 @@ def gradcheck(
     True
     """
     input_list = _as_list(inputs)
+    if not any(isinstance(t, Tensor) and t.requires_grad for t in input_list):
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of "
+            "them have requires_grad=True."
+        )
     for i, t in enumerate(input_list):
         if t.requires_grad and t.dtype.name != "float64":
             warnings.warn(
-                f"Input #{i} requires gradient and is not a double precision floating point. "
-                "This check will likely fail if all the inputs are not of double precision "
-                "floating point. ",
+                f"Input #{i} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ",
                 UserWarning,
                 stacklevel=2,
             )
-    numerical = _numerical_jacobian(func, input_list, eps)
-    analytical = _analytical_jacobian(func, input_list)
-    for i, (num, ana) in enumerate(zip(numerical, analytical, strict=True)):
-        if num is None:
+
+    def fail(message: str) -> bool:
+        if raise_exception:
+            raise GradcheckError(message)
+        return False
+
+    numerical = _numerical_jacobians(func, input_list, eps)
+    analytical = _analytical_jacobians(func, input_list)
+    for i, (numerical_i, analytical_i) in enumerate(zip(numerical, analytical, strict=True)):
+        if numerical_i is None or analytical_i is None:
             continue
-        if not np.allclose(ana, num, rtol=rtol, atol=atol):
-            if not raise_exception:
-                return False
-            raise GradcheckError(
-                f"Jacobian mismatch for output 0 with respect to input {i},\n"
-                f"numerical:{_tensor_text(num)}\nanalytical:{_tensor_text(ana)}\n"
-            )
+        for j, (num, ana) in enumerate(zip(numerical_i, analytical_i, strict=True)):
+            if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                return fail(
+                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
+                    f"numerical:{Tensor(num)!r}\nanalytical:{Tensor(ana)!r}\n"
+                )
+    if _backward_ignores_grad_output(func, input_list):
+        return fail("backward not multiplied by grad_output")
     return True
-
-
-def _tensor_text(array: np.ndarray) -> str:
-    return repr(Tensor(array))
 
 
 def gradgradcheck(
     func: Callable[..., Any],
     inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor] | None = None,
     *,
     eps: float = 1e-6,
     atol: float = 1e-5,
     rtol: float = 1e-3,
     raise_exception: bool = True,
 ) -> bool:
-    """``gradcheck`` of the first derivatives: checks second derivatives (double backward)."""
+    """``gradcheck`` of the first derivatives, as ``torch.autograd.gradgradcheck`` does it:
+    the function checked is ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs,
+    grad_outputs, create_graph=True)``, differentiated in both.
+
+    Without ``grad_outputs``, random ones are drawn (float64, a fixed seed: PyTorch's change
+    at every call, minigrad's are the same each time so a lesson's output is too).
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor([0.5, 1.5], dtype=mg.float64, requires_grad=True)
+    >>> mg.autograd.gradgradcheck(lambda t: t.tanh() * t, x)
+    True
+    """
     input_list = _as_list(inputs)
+    outputs = _as_list(func(*input_list))
+    if grad_outputs is None:
+        generator = np.random.default_rng(0)
+        grad_list = [
+            Tensor(generator.standard_normal(o.shape).astype(o._array.dtype), requires_grad=True)
+            for o in outputs
+        ]
+    else:
+        grad_list = _as_list(grad_outputs)
+    count = len(input_list)
 
     @enable_grad()  # the numerical Jacobian calls this under no_grad: it must still record
     def first_derivatives(*args: Tensor) -> tuple[Tensor, ...]:
-        outputs = _as_list(func(*args))
-        total = outputs[0].sum()
-        for o in outputs[1:]:
-            total = total + o.sum()
-        used = [a for a in args if a.requires_grad]
-        grads = grad(total, used, create_graph=True, allow_unused=True)
+        args_in, seeds = list(args[:count]), list(args[count:])
+        results = _as_list(func(*args_in))
+        used = [a for a in args_in if a.requires_grad]
+        pairs = [(r, g) for r, g in zip(results, seeds, strict=True) if r.requires_grad]
+        if not pairs:
+            return tuple(a * 0 for a in used)
+        grads = grad(
+            [r for r, _ in pairs],
+            used,
+            [g for _, g in pairs],
+            create_graph=True,
+            allow_unused=True,
+        )
         return tuple(g if g is not None else a * 0 for g, a in zip(grads, used, strict=True))
 
     return gradcheck(
         first_derivatives,
-        input_list,
+        input_list + grad_list,
         eps=eps,
         atol=atol,
         rtol=rtol,
