@@ -102,7 +102,17 @@ class _GradModeContext:
         return wrapper  # type: ignore[return-value]
 
 
-class no_grad(_GradModeContext):
+class _AlsoWithoutParentheses(_GradModeContext):
+    """Lets ``@no_grad`` decorate as ``@no_grad()`` does, as PyTorch allows for the two
+    modes that take no argument."""
+
+    def __new__(cls, function: Callable[..., Any] | None = None) -> Any:
+        if function is None:
+            return super().__new__(cls)
+        return cls()(function)
+
+
+class no_grad(_AlsoWithoutParentheses):
     """Do not record operations: results have ``requires_grad=False`` and no ``grad_fn``.
 
     Use it to update parameters in place or to evaluate a model without building a graph.
@@ -119,7 +129,7 @@ class no_grad(_GradModeContext):
         return False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_AlsoWithoutParentheses):
     """Record operations again, even inside a ``no_grad`` block.
 
     >>> import minigrad as mg

@@ -111,12 +111,13 @@ class Tensor:
     @classmethod
     def _wrap_number(cls, value: Any) -> Tensor:
         """A Python number as an operand: a tensor that type promotion treats as a number."""
-        if isinstance(value, bool | np.bool_):
+        # Floats first, the common case (x * 0.5); bools before ints, as bool is an int.
+        if isinstance(value, float | np.floating):
+            array = np.array(value, dtype=np.float64)
+        elif isinstance(value, bool | np.bool_):
             array = np.array(value, dtype=np.bool_)
         elif isinstance(value, int | np.integer):
             array = np.array(value, dtype=np.int64)
-        elif isinstance(value, float | np.floating):
-            array = np.array(value, dtype=np.float64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
         wrapped = cls(array)
@@ -312,8 +313,9 @@ class Tensor:
         # A new numpy view of the same memory, not the same array object: an op given both
         # x and x.detach() must be able to tell which of the two it saved for backward.
         detached = Tensor(self._array.view())
+        # The version counter is shared, not the place in the graph: changing the detached
+        # tensor in place is allowed, and a backward that needed the old values says so.
         detached._version = self._version
-        detached._base = self if self._base is None else self._base
         return detached
 
     def detach_(self) -> Tensor:
@@ -382,6 +384,15 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
         if self._base is not None and self._base._requires_grad:
+            if not self._requires_grad:  # the view was taken under no_grad
+                raise RuntimeError(
+                    "A view was created in no_grad mode and is being modified inplace with grad "
+                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                    "forbidden. You can clarify your code by moving both the view and the "
+                    "inplace either both inside the no_grad block (if you don't want the "
+                    "inplace to be tracked) or both outside (if you want the inplace to be "
+                    "tracked)."
+                )
             raise RuntimeError(
                 "minigrad does not record in-place operations on a view of a tensor that "
                 "requires grad; use the out-of-place form (y = y + 1) instead."
@@ -496,6 +507,9 @@ class Tensor:
     def __rtruediv__(self, other: Any) -> Tensor:
         # PyTorch computes number / x as x.reciprocal() * number.
         return ops.Mul.apply(self.reciprocal(), _operand(other))
+
+    def __abs__(self) -> Tensor:  # abs(x)
+        return self.abs()
 
     def __neg__(self) -> Tensor:
         return ops.Neg.apply(self)

@@ -146,3 +146,21 @@ def test_backward_inside_no_grad_still_works():
     with mg.no_grad():
         y.backward()
     assert x.grad.item() == 4.0
+
+
+def test_no_grad_and_enable_grad_decorate_without_parentheses_too():
+    @mg.no_grad
+    def doubled(x: mg.Tensor) -> mg.Tensor:
+        """Twice x."""
+        return x * 2
+
+    @mg.enable_grad
+    def tripled(x):
+        return x * 3
+
+    x = mg.tensor(1.0, requires_grad=True)
+    assert not doubled(x).requires_grad
+    assert doubled.__doc__ == "Twice x." and doubled.__name__ == "doubled"
+    with mg.no_grad():
+        assert tripled(x).requires_grad
+    assert mg.is_grad_enabled()

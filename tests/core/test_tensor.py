@@ -263,3 +263,30 @@ def test_grad_zero_resets_between_steps():
     assert w.grad.item() == 0.0
     (w * 3).backward()
     assert w.grad.item() == 3.0
+
+
+def test_abs_of_a_tensor_is_recorded():
+    x = mg.tensor([-2.0, 3.0], requires_grad=True)
+    y = abs(x)
+    assert y.tolist() == [2.0, 3.0] and y.grad_fn.name() == "AbsBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [-1.0, 1.0]
+
+
+def test_a_detached_tensor_may_change_in_place_and_backward_notices():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = a * a  # saves a
+    detached = a.detach()
+    detached.mul_(3)  # allowed, as in PyTorch: shares a's memory and version counter
+    assert a.tolist() == [3.0, 6.0]
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_a_view_taken_under_no_grad_cannot_change_in_place_with_grad_on():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    with mg.no_grad():
+        view = a[0:1]
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode"):
+        view.mul_(2)
+    assert a.tolist() == [1.0, 2.0]
