@@ -18,6 +18,7 @@ tensor(11., grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -64,6 +65,15 @@ class RemovableHandle:
     def remove(self) -> None:
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
 
 
 class Tensor:
@@ -196,6 +206,14 @@ class Tensor:
             )
         return self._array
 
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """``np.asarray(t)``, ``plt.plot(t)``: the values, as ``.numpy()`` gives them (so not
+        for a tensor that requires grad: its values would leave the graph unnoticed)."""
+        array = self.numpy()
+        if dtype is not None and array.dtype != dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
     def item(self) -> Number:
         if self._array.size != 1:
             raise RuntimeError(
@@ -269,7 +287,13 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        """The gradient accumulated by ``backward()``: ``None`` until one arrives."""
+        """The gradient accumulated by ``backward()``: ``None`` until one arrives.
+
+        Only leaves get one, unless ``retain_grad()`` asked for it: reading it on any other
+        tensor warns, as in PyTorch, since it is a common slip (``y.grad`` for ``x.grad``).
+        """
+        if self._grad is None and self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter

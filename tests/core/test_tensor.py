@@ -150,7 +150,8 @@ def test_retain_grad_keeps_a_non_leaf_gradient():
     (y * 2 + z).backward()
     assert y.retains_grad and not z.retains_grad
     assert y.grad.item() == 2.0
-    assert z.grad is None
+    with pytest.warns(UserWarning, match="not a leaf Tensor is being accessed"):
+        assert z.grad is None  # PyTorch warns: z.grad is a common slip for x.grad
     assert x.grad.item() == 6 * 3.0  # d(3x²)/dx
 
 
@@ -290,3 +291,12 @@ def test_a_view_taken_under_no_grad_cannot_change_in_place_with_grad_on():
     with pytest.raises(RuntimeError, match="^A view was created in no_grad mode"):
         view.mul_(2)
     assert a.tolist() == [1.0, 2.0]
+
+
+def test_numpy_reads_a_tensor_as_an_array_unless_it_requires_grad():
+    t = mg.tensor([1.0, 2.0])
+    assert np.asarray(t).tolist() == [1.0, 2.0] and np.asarray(t).dtype == np.float32
+    assert np.asarray(t, dtype=np.float64).dtype == np.float64
+    assert type(np.array([1.0, 1.0]) * t) is mg.Tensor  # numpy defers to the tensor's ops
+    with pytest.raises(RuntimeError, match="^Can't call numpy\\(\\) on Tensor that requires grad"):
+        np.asarray(mg.tensor([1.0], requires_grad=True))

@@ -254,6 +254,22 @@ def test_in_place_on_a_view_is_a_documented_difference():
         mine[0:2].mul_(2)
 
 
+def test_reading_grad_of_a_non_leaf_warns_as_torch_does():
+    said = {}
+    for L in (mg, torch):
+        x = L.tensor(2.0, requires_grad=True)
+        y = x * 3
+        y.backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert y.grad is None
+            assert x.grad is not None  # a leaf: no warning
+        said[L] = [str(w.message) for w in caught]
+    assert len(said[mg]) == 1 and len(said[torch]) == 1
+    # PyTorch's ends with where in its C++ sources it was raised.
+    assert said[torch][0].startswith(said[mg][0] + " (Triggered internally at ")
+
+
 def test_a_view_under_no_grad_is_a_documented_difference():
     x = torch.ones(3, requires_grad=True)
     with torch.no_grad():
