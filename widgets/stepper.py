@@ -467,6 +467,9 @@ class _Frames:
                 value = self.constant[(head, i)].tensor
                 assert value is not None
                 items.append(f"<li>input {i}: the constant {_code(value)}, no gradient needed</li>")
+            elif child is None and i == 0 and step.node.name() == "CopyBackwards":
+                # copy_(destination, source): the destination's old values are overwritten.
+                items.append(f"<li>input {i}: the tensor copied into, no gradient needed</li>")
             elif child is None:
                 items.append(f"<li>input {i}: a constant, no gradient needed</li>")
             elif grad is None:

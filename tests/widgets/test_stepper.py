@@ -109,6 +109,11 @@ def test_double_backward_states():
     # Only the nodes backward made are derivative-coloured: not x's AccumulateGrad.
     derivative = {box.node.name() for box in second.graph.nodes.values() if box.derivative}
     assert "AccumulateGrad" not in derivative and "CopyBackwards" in derivative
+    # The first step is x.grad's CopyBackwards: its input 0 is where the copy went.
+    second.reset()
+    second.step()
+    assert second.current.node.name() == "CopyBackwards"
+    assert "input 0: the tensor copied into, no gradient needed" in second.html
 
 
 def test_positions_and_current():
