@@ -61,7 +61,7 @@ bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
 
 # minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
-# prints medians and ratios, writes bench/results.json. About 5 minutes.
+# prints medians and ratios, writes bench/results.json. About 4 minutes.
 bench: bootstrap
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py

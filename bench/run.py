@@ -4,11 +4,14 @@ Libraries are interleaved round by round (the order rotates each round) so that 
 this noisy machine hits all of them alike; each reported number is the median of the
 rounds. The garbage collector is switched off while a sample runs and a collection runs
 between samples, as ``timeit`` does, so a sample never pays for another library's garbage.
-Before timing, each workload checks that every library computed the same gradients.
+Before timing, each workload checks that every library computed the same gradients. Every
+library runs on one thread (see THREADS below). Each case prints a line when it is done;
+the tables and the targets follow at the end.
 
-    python bench/run.py                 # everything, writes bench/results.json
+    python bench/run.py                 # everything (about 4 minutes), writes results.json
     python bench/run.py --only W1,W3    # some workloads
-    python bench/run.py --quick         # fewer rounds, for a smoke test
+    python bench/run.py --quick         # two rounds: a smoke test, about 2 minutes
+    python bench/chart.py               # docs/images/performance.png from results.json
 
 Peers (torch, micrograd, mygrad, HIPS autograd) are optional: install them with
 ``pip install -e '.[bench]'``; a missing one is skipped with a note. ``limit`` is what
@@ -18,9 +21,12 @@ plain Python or numpy written by hand costs for the same computation.
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
+import importlib.metadata
 import importlib.util
 import json
+import os
 import platform
 import shutil
 import statistics
@@ -32,17 +38,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+# One thread for every library, set before numpy or torch is imported. On this 2-core
+# machine the thread pools of numpy's BLAS and of torch spin after each call and fight for
+# the cores when the libraries take turns: torch's W2 step took 50 ms instead of 1.5.
+THREADS = os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", THREADS)
+os.environ.setdefault("MKL_NUM_THREADS", THREADS)
 
-import minigrad
+import numpy as np  # noqa: E402
+
+import minigrad  # noqa: E402
 
 PEERS = ("torch", "micrograd", "mygrad", "autograd")
 LIBRARIES = ("minigrad", *PEERS, "limit")
 RESULTS = Path(__file__).with_name("results.json")
+W1_NAME = "scalar chain, 1 000 ops"
+W2_NAME = "MLP 2-16-16-1, 100 points"
 
 # A runner does one timed repetition of a workload and returns the gradients it computed
-# (numpy arrays), which the check compares between libraries.
-Runner = Callable[[], list[np.ndarray]]
+# (numpy arrays), which the check compares between libraries; None: nothing to compare.
+Runner = Callable[[], list[np.ndarray] | None]
 
 
 def installed(library: str) -> bool:
@@ -74,6 +89,8 @@ def time_cases(case: Case, runners: dict[str, Runner], rounds: dict[str, int], r
         except RecursionError:
             case.notes[library] = "RecursionError"
             del runners[library]
+            continue
+        if grads is None:
             continue
         if reference is None:
             reference_name, reference = library, grads
@@ -472,78 +489,107 @@ def matmul_runners(dtype: type) -> dict[str, Runner]:
 
 # --------------------------------------------------------------------------------- W5
 def graph_of(n_nodes: int) -> minigrad.Tensor:
-    """A graph with about ``n_nodes`` nodes: three leaves mixed by a chain of ops."""
-    x = minigrad.tensor([0.5, -1.0], requires_grad=True)
-    w = minigrad.tensor([1.5, 0.25], requires_grad=True)
-    y = x
-    ops = (lambda t: t * w, lambda t: t.tanh(), lambda t: t + x)
-    for i in range(n_nodes - 3):
-        y = ops[i % 3](y)
-    return y.sum()
+    """A teaching-sized graph of about ``n_nodes`` graph nodes: a chain of scalar neurons
+    ``tanh(w_i * y + b_i)``, each with its own two leaves (5 nodes: Mul, Add, Tanh and two
+    AccumulateGrad).
+
+    Every arrow joins neighbours, as in the lessons' graphs. (A graph whose every op also
+    reads the same two leaves makes Graphviz's own layout superlinear: ten seconds at 100
+    nodes here, minutes at 300; that would time ``dot``, not minigrad.)"""
+    y = minigrad.tensor(0.5)
+    for _ in range(max(1, n_nodes // 5)):
+        w = minigrad.tensor(0.9, requires_grad=True)
+        b = minigrad.tensor(0.1, requires_grad=True)
+        y = (y * w + b).tanh()
+    return y
 
 
 def drawing_runners(n_nodes: int) -> dict[str, Runner]:
-    """Draw a graph, prepare a stepper for it, and one plain ``dot -Tsvg`` of its DOT."""
+    """Draw a graph, prepare a stepper for it, and one plain ``dot -Tsvg`` of its DOT.
+
+    The check, done once here: the stepper shows every node, and its pass (run to the end
+    when the stepper is made) leaves the same ``.grad`` on every leaf as ``backward()``."""
     from widgets import BackwardStepper, draw
 
-    def draw_run() -> list[np.ndarray]:
-        draw(graph_of(n_nodes), max_nodes=2 * n_nodes).pipe(format="svg")
-        return []
+    def leaf_grads(output: minigrad.Tensor) -> list[np.ndarray]:
+        leaves = [box.tensor for box in draw_graph(output).nodes.values() if box.kind == "leaf"]
+        return [leaf.grad.numpy() for leaf in leaves]
 
-    def stepper_run() -> list[np.ndarray]:
-        BackwardStepper(graph_of(n_nodes), max_nodes=2 * n_nodes)
-        return []
+    def draw_graph(output: minigrad.Tensor) -> Any:
+        from widgets._graph import build_graph
+
+        return build_graph([output], max_nodes=2 * n_nodes)
+
+    stepped, plain = graph_of(n_nodes), graph_of(n_nodes)
+    assert not BackwardStepper(stepped, max_nodes=2 * n_nodes).graph.elided
+    plain.backward()
+    for got, expected in zip(leaf_grads(stepped), leaf_grads(plain), strict=True):
+        np.testing.assert_array_equal(got, expected)
 
     source = draw(graph_of(n_nodes), max_nodes=2 * n_nodes).source
 
-    def dot_run() -> list[np.ndarray]:
+    def draw_run() -> None:
+        draw(graph_of(n_nodes), max_nodes=2 * n_nodes).pipe(format="svg")
+
+    def stepper_run() -> None:
+        BackwardStepper(graph_of(n_nodes), max_nodes=2 * n_nodes)
+
+    def dot_run() -> None:
         subprocess.run(["dot", "-Tsvg"], input=source.encode(), capture_output=True, check=True)
-        return []
 
     return {"draw": draw_run, "stepper": stepper_run, "dot": dot_run}
 
 
 # --------------------------------------------------------------------------------- report
 def run_all(only: set[str], quick: bool) -> list[Case]:
-    few = quick  # quick: a smoke test of the script, not a measurement
+    """Every requested workload; each case prints a line as soon as it is measured."""
     cases: list[Case] = []
 
     def rounds(default: int, **slow: int) -> dict[str, int]:
-        counts = {lib: (2 if few else default) for lib in (*LIBRARIES, "draw", "stepper", "dot")}
-        counts.update({lib: (1 if few else n) for lib, n in slow.items()})
+        # --quick: a smoke test of the script (two rounds, slow peers once), not a measurement.
+        counts = {lib: (2 if quick else default) for lib in (*LIBRARIES, "draw", "stepper", "dot")}
+        counts.update({lib: (1 if quick else n) for lib, n in slow.items()})
         return counts
 
+    def measure(case: Case, runners: dict[str, Runner], counts: dict[str, int], rtol: float):
+        start = time.perf_counter()
+        time_cases(case, runners, counts, rtol)
+        cases.append(case)
+        medians = ", ".join(
+            f"{lib} {format_number(case.median(lib), case.notes.get(lib, ''))}"
+            for lib in (*case.samples, *case.notes)
+        )
+        elapsed = time.perf_counter() - start
+        print(
+            f"  {case.workload} {case.name} ({case.unit}): {medians}  [{elapsed:.0f} s]", flush=True
+        )
+
     if "W1" in only:
-        case = Case("W1", "scalar chain, 1 000 ops", "µs/op", 1e6 / 1000)
-        time_cases(case, chain_runners(1000, recursion_limit=10_000), rounds(21), rtol=1e-12)
-        cases.append(case)
+        case = Case("W1", W1_NAME, "µs/op", 1e6 / 1000)
+        measure(case, chain_runners(1000, recursion_limit=10_000), rounds(21), rtol=1e-12)
     if "W2" in only:
-        case = Case("W2", "MLP 2-16-16-1, 100 points", "ms/step", 1e3)
-        time_cases(case, mlp_runners(), rounds(31, micrograd=3), rtol=1e-7)
-        cases.append(case)
+        case = Case("W2", W2_NAME, "ms/step", 1e3)
+        measure(case, mlp_runners(), rounds(31, micrograd=3), rtol=1e-7)
     if "W3" in only:
         for dtype in (np.float64, np.float32):
             name = np.dtype(dtype).name
-            case = Case("W3", f"matmul 1024², {name}", "ms", 1e3)
             rtol = 1e-9 if dtype is np.float64 else 1e-4
-            time_cases(case, matmul_runners(dtype), rounds(5), rtol=rtol)
-            cases.append(case)
+            case = Case("W3", f"matmul 1024², {name}", "ms", 1e3)
+            measure(case, matmul_runners(dtype), rounds(7), rtol=rtol)
     if "W4" in only:
         for n, count in ((1_000, 11), (10_000, 5), (100_000, 3)):
             case = Case("W4", f"chain of {n:,} ops", "s", 1.0)
-            time_cases(case, chain_runners(n), rounds(count), rtol=1e-9)
-            cases.append(case)
-        case = Case("W4", "fan-in of 100,000 leaves", "s", 1.0)
-        time_cases(case, fan_in_runners(100_000), rounds(2), rtol=1e-12)
-        cases.append(case)
+            measure(case, chain_runners(n), rounds(count), rtol=1e-9)
+        for n, count in ((10_000, 5), (100_000, 3)):
+            case = Case("W4", f"fan-in of {n:,} leaves", "s", 1.0)
+            measure(case, fan_in_runners(n), rounds(count), rtol=1e-12)
     if "W5" in only:
         if shutil.which("dot") is None:
-            print("W5 skipped: Graphviz's `dot` is not on PATH")
+            print("note: W5 skipped: Graphviz's `dot` is not on PATH")
         else:
             for n in (10, 100, 300):
                 case = Case("W5", f"graph of {n} nodes", "ms", 1e3)
-                time_cases(case, drawing_runners(n), rounds(5 if n < 300 else 2), rtol=0)
-                cases.append(case)
+                measure(case, drawing_runners(n), rounds(7 if n < 300 else 3), rtol=0)
     return cases
 
 
@@ -557,6 +603,16 @@ def format_number(value: float | None, note: str = "") -> str:
     if value is None:
         return note or "—"
     return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
+
+
+def growth_steps(cases: list[Case]) -> list[tuple[Case, Case]]:
+    """W4's pairs of successive sizes of the same graph: (chain of 1,000, chain of 10,000)..."""
+    w4 = [c for c in cases if c.workload == "W4"]
+    return [
+        (smaller, larger)
+        for smaller, larger in zip(w4, w4[1:])
+        if smaller.name.split(" of ")[0] == larger.name.split(" of ")[0]
+    ]
 
 
 def print_table(cases: list[Case]) -> None:
@@ -579,15 +635,15 @@ def print_table(cases: list[Case]) -> None:
                 for lib in LIBRARIES[1:]
             )
             print(f"{c.workload + ' ' + c.name:<45}{cells}")
-    chains = [c for c in others if c.name.startswith("chain")]
-    if len(chains) > 1:
-        print("\nW4 scaling: time ratio between successive chain sizes (linear = 10)")
-        for smaller, larger in zip(chains, chains[1:]):
+    steps = growth_steps(cases)
+    if steps:
+        print("\nW4 scaling: time ratio between successive sizes (linear = 10)")
+        for smaller, larger in steps:
             cells = "".join(
                 f"{format_number(ratio(larger.median(lib), smaller.median(lib))):>11}"
                 for lib in LIBRARIES
             )
-            print(f"{smaller.name[9:] + ' -> ' + larger.name[9:]:<45}{cells}")
+            print(f"{smaller.name + ' -> ' + larger.name.split(' of ')[1]:<45}{cells}")
     if w5:
         print("\nW5 (ms): draw = widgets.draw + SVG, stepper = BackwardStepper, dot = dot -Tsvg")
         for c in w5:
@@ -600,73 +656,51 @@ def print_table(cases: list[Case]) -> None:
 
 
 def targets(cases: list[Case]) -> list[dict[str, Any]]:
-    """The issue's targets, each with the measured ratio and whether it is met."""
-    by_name = {(c.workload, c.name): c for c in cases}
-    checks: list[tuple[str, Case | None, Callable[[Case], float | None], float, bool]] = []
-    w1 = by_name.get(("W1", "scalar chain, 1 000 ops"))
-    w2 = by_name.get(("W2", "MLP 2-16-16-1, 100 points"))
-    checks.append(
-        (
-            "W1 minigrad/torch ≤ 0.5",
-            w1,
-            lambda c: ratio(c.median("minigrad"), c.median("torch")),
-            0.5,
-            True,
-        )
-    )  # noqa: E501
-    checks.append(
-        (
-            "W2 minigrad/torch ≤ 1.0",
-            w2,
-            lambda c: ratio(c.median("minigrad"), c.median("torch")),
-            1.0,
-            True,
-        )
-    )  # noqa: E501
-    checks.append(
+    """The issue's targets, each with the ratio measured in this run and whether it is met."""
+
+    def measured(workload: str, name: str, numerator: str, denominator: str) -> float | None:
+        for c in cases:
+            if c.workload == workload and c.name == name:
+                return ratio(c.median(numerator), c.median(denominator))
+        return None
+
+    # (target, measured ratio, bound, True: "at most", False: "at least")
+    checks: list[tuple[str, float | None, float, bool]] = [
+        ("W1 minigrad/torch ≤ 0.5", measured("W1", W1_NAME, "minigrad", "torch"), 0.5, True),
+        ("W2 minigrad/torch ≤ 1.0", measured("W2", W2_NAME, "minigrad", "torch"), 1.0, True),
         (
             "W2 micrograd/minigrad ≥ 300",
-            w2,
-            lambda c: ratio(c.median("micrograd"), c.median("minigrad")),
+            measured("W2", W2_NAME, "micrograd", "minigrad"),
             300,
             False,
-        )
-    )  # noqa: E501
+        ),
+    ]
     for c in cases:
         if c.workload == "W3":
+            dtype = c.name.rsplit(" ", 1)[-1]
             checks.append(
                 (
-                    f"W3 {c.name[-7:]} minigrad/limit ≤ 1.05",
-                    c,
-                    lambda c: ratio(c.median("minigrad"), c.median("limit")),
+                    f"W3 {dtype} minigrad/limit ≤ 1.05",
+                    measured("W3", c.name, "minigrad", "limit"),
                     1.05,
                     True,
                 )
-            )  # noqa: E501
-        if c.workload == "W5" and c.name == "graph of 100 nodes":
-            checks.append(
-                (
-                    "W5 stepper(100)/dot ≤ 3",
-                    c,
-                    lambda c: ratio(c.median("stepper"), c.median("dot")),
-                    3.0,
-                    True,
-                )
-            )  # noqa: E501
-    chains = [c for c in cases if c.name.startswith("chain")]
-    for smaller, larger in zip(chains, chains[1:]):
-        checks.append(
-            (
-                f"W4 {larger.name} / {smaller.name[9:]} ≤ 12",
-                larger,
-                lambda c, s=smaller: ratio(c.median("minigrad"), s.median("minigrad")),
-                12,
-                True,
             )
-        )  # noqa: E501
+    for smaller, larger in growth_steps(cases):
+        growth = ratio(larger.median("minigrad"), smaller.median("minigrad"))
+        checks.append(
+            (f"W4 {larger.name} / {smaller.name.split(' of ')[1]} ≤ 12", growth, 12, True)
+        )
+    checks.append(
+        (
+            "W5 stepper(100)/dot ≤ 3",
+            measured("W5", "graph of 100 nodes", "stepper", "dot"),
+            3.0,
+            True,
+        )
+    )
     results = []
-    for label, case, measure, bound, at_most in checks:
-        value = measure(case) if case is not None else None
+    for label, value, bound, at_most in checks:
         met = None if value is None else (value <= bound if at_most else value >= bound)
         results.append({"target": label, "value": value, "met": met})
     return results
@@ -681,6 +715,7 @@ def main() -> None:
     for peer in PEERS:
         if not installed(peer):
             print(f"note: {peer} is not installed, skipped (pip install -e '.[bench]')")
+    print(f"threads per library: {THREADS} (set OMP_NUM_THREADS to change)", flush=True)
     start = time.perf_counter()
     cases = run_all(set(args.only.split(",")), args.quick)
     print_table(cases)
@@ -690,15 +725,16 @@ def main() -> None:
         verdict = {True: "met", False: "NOT met", None: "not measured"}[t["met"]]
         print(f"  {t['target']:<40} {format_number(t['value']):>8}  {verdict}")
     print(f"\n(total {time.perf_counter() - start:.0f} s)")
-    versions = {"python": platform.python_version(), "numpy": np.__version__}
-    for lib in PEERS:
+    versions = {"python": platform.python_version()}
+    for lib in ("minigrad", "numpy", *PEERS):
         if installed(lib):
-            versions[lib] = getattr(__import__(lib), "__version__", "?")
+            versions[lib] = importlib.metadata.version(lib)
     args.json.write_text(
         json.dumps(
             {
-                "machine": f"{platform.machine()}, {platform.processor() or '?'}, "
-                f"{__import__('os').cpu_count()} cores",
+                "date": datetime.date.today().isoformat(),
+                "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
+                "threads": int(THREADS),
                 "versions": versions,
                 "cases": [
                     {

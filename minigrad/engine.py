@@ -180,10 +180,12 @@ class BackwardPass:
                 step = self._run_node(index, node, contributions)
             finally:
                 _set_enabled(caller_mode)
-            fresh = _fresh_gradients(step) if self.adopt_fresh_gradients else set()
+            fresh: set[int] | None = None  # looked for only when a leaf is sent a gradient
             for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
                 if child is not None and child in self.needed:
-                    if isinstance(child, AccumulateGrad):
+                    if self.adopt_fresh_gradients and isinstance(child, AccumulateGrad):
+                        if fresh is None:
+                            fresh = _fresh_gradients(step)
                         self._fresh[child] = id(grad) in fresh
                     deliver(child, node, grad, counted=True)
             index += 1
@@ -374,7 +376,9 @@ def _fresh_gradients(step: Step) -> set[int]:
     if not (isinstance(node, BackwardNode) and issubclass(node.function, Op)):
         return set()
     sent = [id(grad) for grad in step.grads_out if grad is not None]
-    once = {i for i, n in Counter(sent).items() if n == 1}  # one pass: stack has 10^5 inputs
+    once = set(sent)
+    if len(once) < len(sent):  # one tensor sent to several inputs: counted, in one pass
+        once = {i for i, n in Counter(sent).items() if n == 1}  # (stack has 10^5 inputs)
     return {
         id(grad)
         for grad in step.grads_out

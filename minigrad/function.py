@@ -189,13 +189,14 @@ class Context:
     def __init__(self, inputs: tuple[Any, ...]) -> None:
         # Only which arguments were Tensors is kept, never the inputs themselves: a graph
         # must not keep alive intermediate tensors that nobody else references.
-        self.input_is_tensor = tuple([isinstance(value, _tensor.Tensor) for value in inputs])
-        self.needs_input_grad = tuple(
-            [
-                is_tensor and value._requires_grad
-                for value, is_tensor in zip(inputs, self.input_is_tensor)
-            ]
-        )
+        # One plain loop: it runs for every op, and is cheaper than two comprehensions.
+        is_tensor, needs_grad = [], []
+        for value in inputs:
+            tensor = isinstance(value, _tensor.Tensor)
+            is_tensor.append(tensor)
+            needs_grad.append(tensor and value._requires_grad)
+        self.input_is_tensor = tuple(is_tensor)
+        self.needs_input_grad = tuple(needs_grad)
         self._to_save: tuple[Any, ...] = ()
         self._saved: list[SavedTensor | Tensor] | None = None
         # A weak reference: the node owns its context, and a strong link back would make a
@@ -274,7 +275,10 @@ class BackwardNode(Node):
                 f"(expected {len(is_tensor)}, got {len(grads)})"
             )
         # next_functions holds an edge for Tensor arguments only; numbers get no gradient.
-        return tuple(g for g, tensor in zip(grads, is_tensor, strict=True) if tensor)
+        # (Built-in ops get numbers as wrapped Tensors: then every gradient is kept as it is.)
+        if False in is_tensor:
+            grads = tuple(g for g, tensor in zip(grads, is_tensor, strict=True) if tensor)
+        return grads
 
     def saved_tensors_freed(self) -> bool:
         return self.had_saved_tensors and self.ctx._saved is None
@@ -337,13 +341,18 @@ class Function:
         base = args[0] if cls.is_view else None
         if not (is_grad_enabled() and any(ctx.needs_input_grad)):
             return Tensor._from_op(result_array, None, base)
-        # Which Tensor each array came from, so that saving an array saves its Tensor.
-        origins = {id(a): v for a, v in zip(arrays, args) if isinstance(v, Tensor)}
+        # One pass over the Tensor arguments: where each one's gradient goes, its shape and
+        # dtype (plain tuples: the engine compares them with each gradient's), and which
+        # Tensor each array came from, so that saving an array saves its Tensor.
+        edges, metadata, origins = [], [], {}
+        for array, value in zip(arrays, args):
+            if isinstance(value, Tensor):
+                edges.append(value._edge())
+                metadata.append((value._array.shape, value._array.dtype))
+                origins[id(array)] = value
         ctx._resolve_saved(origins, returned)  # the object forward saved, if it saved its result
-        tensors = [value for value in args if isinstance(value, Tensor)]
-        node = BackwardNode(cls, ctx, tuple([t._edge() for t in tensors]))
-        # Plain tuples for shapes: the engine compares them with each gradient's shape.
-        node.input_metadata = tuple([(t._array.shape, t._array.dtype) for t in tensors])
+        node = BackwardNode(cls, ctx, tuple(edges))
+        node.input_metadata = tuple(metadata)
         result = Tensor._from_op(result_array, node, base)
         assert ctx._saved is not None
         if ctx._saved:

@@ -786,7 +786,17 @@ class Tensor:
 
     def select(self, dim: int, index: int) -> Tensor:
         (axis,) = ops._dims(dim, self.ndim)
-        return self[(slice(None),) * axis + (index,)]
+        position = (slice(None),) * axis + (index,)
+        if self.ndim == 0 or not isinstance(index, int) or isinstance(index, bool):
+            return self[position]
+        # A plain integer: the one SelectBackward0 that self[position] records, made without
+        # the general indexing machinery (stack's derivative selects once per input).
+        size = self._array.shape[axis]
+        if not -size <= index < size:
+            raise IndexError(
+                f"index {index} is out of bounds for dimension {axis} with size {size}"
+            )
+        return ops.Index.apply(self, index=position)
 
     # -- copies and types ------------------------------------------------------------------
     def clone(self) -> Tensor:
