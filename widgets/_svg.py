@@ -7,7 +7,6 @@ are found by the ``id`` the drawing gave them (``mg-n3``, ``mg-e5``).
 
 from __future__ import annotations
 
-import copy
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -43,23 +42,37 @@ class SvgTemplate:
         self.root.set("style", "max-width: 100%; height: auto;")
 
     def paint(self, paints: dict[str, Paint]) -> str:
-        root = copy.deepcopy(self.root)
-        groups = {g.get("id"): g for g in root.iter(_GROUP) if g.get("id")}
-        for element_id, paint in paints.items():
-            group = groups[element_id]
-            if paint.css_class:
-                group.set("class", f"{group.get('class', '')} {paint.css_class}".strip())
-            is_edge = "edge" in group.get("class", "")
-            for child in group:
-                if child.tag in _SHAPES:
-                    _paint_shape(child, paint, is_edge)
-            if paint.texts is not None:
-                texts = [child for child in group if child.tag == _TEXT]
-                for element, text in zip(texts, paint.texts, strict=True):
-                    element.text = text
-                    if paint.font is not None:
-                        element.set("fill", paint.font)
-        return ET.tostring(root, encoding="unicode")
+        # Painted in place, written out, then put back as Graphviz drew it: much cheaper
+        # than copying the whole tree for every frame, since a frame changes few boxes.
+        saved: list[tuple[ET.Element, dict[str, str], str | None]] = []
+        try:
+            for element_id, paint in paints.items():
+                group = self.groups[element_id]
+                saved.append((group, dict(group.attrib), group.text))
+                for child in group:
+                    saved.append((child, dict(child.attrib), child.text))
+                _paint_group(group, paint)
+            return ET.tostring(self.root, encoding="unicode")
+        finally:
+            for element, attributes, text in saved:
+                element.attrib.clear()
+                element.attrib.update(attributes)
+                element.text = text
+
+
+def _paint_group(group: ET.Element, paint: Paint) -> None:
+    if paint.css_class:
+        group.set("class", f"{group.get('class', '')} {paint.css_class}".strip())
+    is_edge = "edge" in group.get("class", "")
+    for child in group:
+        if child.tag in _SHAPES:
+            _paint_shape(child, paint, is_edge)
+    if paint.texts is not None:
+        texts = [child for child in group if child.tag == _TEXT]
+        for element, text in zip(texts, paint.texts, strict=True):
+            element.text = text
+            if paint.font is not None:
+                element.set("fill", paint.font)
 
 
 def _paint_shape(shape: ET.Element, paint: Paint, is_edge: bool) -> None:
