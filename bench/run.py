@@ -130,27 +130,22 @@ def chain_runners(n: int, recursion_limit: int | None = None) -> dict[str, Runne
     while it runs (W1 does, so that micrograd can be timed at all; W4 does not)."""
     runners: dict[str, Runner] = {}
 
-    def minigrad_chain() -> list[np.ndarray]:
-        x = minigrad.tensor(1.0, dtype=minigrad.float64, requires_grad=True)
-        y = x
-        for i in range(n):
-            y = y * 1.001 if i % 2 == 0 else y + 0.001
-        y.backward()
-        return [x.grad.numpy()]
-
-    runners["minigrad"] = minigrad_chain
-    if installed("torch"):
-        import torch
-
-        def torch_chain() -> list[np.ndarray]:
-            x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    def tensor_chain(lib: Any) -> Runner:  # minigrad and torch: the same code
+        def run() -> list[np.ndarray]:
+            x = lib.tensor(1.0, dtype=lib.float64, requires_grad=True)
             y = x
             for i in range(n):
                 y = y * 1.001 if i % 2 == 0 else y + 0.001
             y.backward()
             return [x.grad.numpy()]
 
-        runners["torch"] = torch_chain
+        return run
+
+    runners["minigrad"] = tensor_chain(minigrad)
+    if installed("torch"):
+        import torch
+
+        runners["torch"] = tensor_chain(torch)
     if installed("micrograd"):
         from micrograd.engine import Value
 
@@ -214,21 +209,19 @@ def fan_in_runners(n: int) -> dict[str, Runner]:
     values = np.linspace(0.0, 1.0, n)
     runners: dict[str, Runner] = {}
 
-    def minigrad_fan_in() -> list[np.ndarray]:
-        leaves = [minigrad.tensor(v, requires_grad=True) for v in values]
-        minigrad.stack(leaves).sum().backward()
-        return [np.array([leaf.grad.item() for leaf in leaves])]
+    def tensor_fan_in(lib: Any) -> Runner:  # minigrad and torch: the same code
+        def run() -> list[np.ndarray]:
+            leaves = [lib.tensor(v, requires_grad=True) for v in values]
+            lib.stack(leaves).sum().backward()
+            return [np.array([leaf.grad.item() for leaf in leaves])]
 
-    runners["minigrad"] = minigrad_fan_in
+        return run
+
+    runners["minigrad"] = tensor_fan_in(minigrad)
     if installed("torch"):
         import torch
 
-        def torch_fan_in() -> list[np.ndarray]:
-            leaves = [torch.tensor(v, requires_grad=True) for v in values]
-            torch.stack(leaves).sum().backward()
-            return [np.array([leaf.grad.item() for leaf in leaves])]
-
-        runners["torch"] = torch_fan_in
+        runners["torch"] = tensor_fan_in(torch)
     if installed("mygrad"):
         import mygrad
 
