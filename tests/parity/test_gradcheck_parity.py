@@ -23,12 +23,7 @@ def _custom_squares(L):
             (x,) = ctx.saved_tensors
             return grad_output * x
 
-    class IgnoresGradOutput(L.autograd.Function):  # right only when seeded with ones
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
+    class IgnoresGradOutput(WrongSquare):  # the same forward; right only when seeded with ones
         @staticmethod
         def backward(ctx, grad_output):
             (x,) = ctx.saved_tensors
