@@ -1024,11 +1024,7 @@ def index(a: Tensor, index: Any) -> Tensor:
                 result = Index.apply(result, index=(slice(None),) * dim + (part,))
             dim, source = dim + 1, source + 1
         else:  # an integer selects, and its dimension disappears
-            size = result.shape[dim]
-            if not -size <= part < size:
-                raise IndexError(
-                    f"index {part} is out of bounds for dimension {source} with size {size}"
-                )
+            check_in_bounds(part, result.shape[dim], source)
             result, source = Index.apply(result, index=(slice(None),) * dim + (part,)), source + 1
     if advanced:
         positions: list[Any] = []
@@ -1067,6 +1063,12 @@ def _index_node_name(index: Any) -> str:
         if last and isinstance(last[-1], int | np.integer)
         else ("SliceBackward0" if last else "AliasBackward0")
     )
+
+
+def check_in_bounds(index: int, size: int, dim: int) -> None:
+    """PyTorch's IndexError for an integer index outside a dimension of ``size``."""
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
 def _index_message(error: IndexError, shape: tuple[int, ...]) -> str:

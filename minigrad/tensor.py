@@ -791,11 +791,7 @@ class Tensor:
             return self[position]
         # A plain integer: the one SelectBackward0 that self[position] records, made without
         # the general indexing machinery (stack's derivative selects once per input).
-        size = self._array.shape[axis]
-        if not -size <= index < size:
-            raise IndexError(
-                f"index {index} is out of bounds for dimension {axis} with size {size}"
-            )
+        ops.check_in_bounds(index, self._array.shape[axis], axis)
         return ops.Index.apply(self, index=position)
 
     # -- copies and types ------------------------------------------------------------------
