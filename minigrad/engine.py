@@ -131,18 +131,20 @@ class BackwardPass:
             for child, _ in node.next_functions:
                 if child is not None:
                     self.dependencies[child] += 1
+        # In autograd.grad's mode, a node whose inputs lead to none of the inputs asked for
+        # only delivers its gradient: it does not run its backward.
+        self.not_run = {
+            node
+            for node in (self.needed if self.inputs is not None else ())
+            if not any(child in self.needed for child, _ in node.next_functions)
+        }
         for node in self.needed:
-            if self._runs_backward(node):
+            if node not in self.not_run:
                 if node.saved_tensors_freed():
                     from .function import FREED_GRAPH_MESSAGE
 
                     raise RuntimeError(FREED_GRAPH_MESSAGE)
                 node.check_saved_versions()
-
-    def _runs_backward(self, node: Node) -> bool:
-        if self.inputs is None:
-            return True
-        return any(child in self.needed for child, _ in node.next_functions)
 
     def __iter__(self) -> Iterator[Step]:
         arrivals: dict[Node, list[tuple[Node | None, Tensor | None]]] = {}
@@ -163,7 +165,7 @@ class BackwardPass:
         index = 0
         seen_ready: set[Node] = set()
         while ready:
-            *_, node = heapq.heappop(ready)
+            node = heapq.heappop(ready)[-1]
             if node in seen_ready:  # a root pushed again while waiting: it runs once
                 continue
             seen_ready.add(node)
@@ -220,7 +222,7 @@ class BackwardPass:
             _accumulate_into_grad(leaf, grad_in, self.create_graph, adopt)
             after = _freeze(leaf.grad) if self.snapshot else leaf.grad
             return Step(index, node, frozen, grad_in, (), leaf, before, after)
-        if not self._runs_backward(node):
+        if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
         # An input that needs no gradient (a number, a constant) is sent None, whatever
         # the op's backward returned for it.

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,15 +72,16 @@ class Node:
     """
 
     formula: str = ""
+    # Defaults shared by every node until one sets its own (a node is made for every op).
+    tensor_pre_hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # register_hook
+    retained_tensor: weakref.ref[Tensor] | None = None  # retain_grad
+    # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
+    # shape and casts it to the dtype. None where the node needs no such check.
+    input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
     def __init__(self, next_functions: tuple[Edge, ...]) -> None:
         self.next_functions = next_functions
         self.sequence_nr = next(_sequence_numbers)
-        self.tensor_pre_hooks: list[Callable[[Tensor], Tensor | None]] = []
-        self.retained_tensor: weakref.ref[Tensor] | None = None
-        # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
-        # shape and casts it to the dtype. None where the node needs no such check.
-        self.input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -136,6 +137,16 @@ class SavedTensor:
     keeping it would make a reference cycle between a node and its output.
     """
 
+    __slots__ = (
+        "tensor",
+        "result_ref",
+        "array",
+        "version_counter",
+        "saved_version",
+        "is_result",
+        "requires_grad",
+    )
+
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
         # The result only weakly: the error message names its grad_fn as it is *now*.
@@ -186,22 +197,21 @@ class Context:
     """What ``forward`` leaves for ``backward``: saved tensors and any plain attributes
     (``ctx.dim = dim``), plus ``needs_input_grad`` as in PyTorch."""
 
+    # Set by ``save_for_backward``, then turned into ``_saved`` when the node is made.
+    _to_save: tuple[Any, ...] = ()
+    _saved: list[SavedTensor | Tensor] | None = None
+    # A weak reference: the node owns its context, and a strong link back would make a
+    # reference cycle that keeps every finished graph alive until the garbage collector runs.
+    _node_ref: weakref.ref[Node] | None = None
+
     def __init__(self, inputs: tuple[Any, ...]) -> None:
         # Only which arguments were Tensors is kept, never the inputs themselves: a graph
         # must not keep alive intermediate tensors that nobody else references.
-        # One plain loop: it runs for every op, and is cheaper than two comprehensions.
-        is_tensor, needs_grad = [], []
-        for value in inputs:
-            tensor = isinstance(value, _tensor.Tensor)
-            is_tensor.append(tensor)
-            needs_grad.append(tensor and value._requires_grad)
-        self.input_is_tensor = tuple(is_tensor)
-        self.needs_input_grad = tuple(needs_grad)
-        self._to_save: tuple[Any, ...] = ()
-        self._saved: list[SavedTensor | Tensor] | None = None
-        # A weak reference: the node owns its context, and a strong link back would make a
-        # reference cycle that keeps every finished graph alive until the garbage collector runs.
-        self._node_ref: weakref.ref[Node] | None = None
+        Tensor = _tensor.Tensor
+        self.input_is_tensor = tuple([isinstance(value, Tensor) for value in inputs])
+        self.needs_input_grad = tuple(
+            [isinstance(value, Tensor) and value._requires_grad for value in inputs]
+        )
 
     @property
     def _node(self) -> Node | None:
@@ -227,37 +237,43 @@ class Context:
             unpacked.append(saved)
         return tuple(unpacked)
 
-    def _resolve_saved(self, origins: dict[int, Tensor], result: np.ndarray) -> None:
-        """Turn what ``forward`` asked to save into Tensors, once the result exists."""
+    def _resolve_saved(
+        self, origins: dict[int, Tensor], returned: Any, result: Tensor
+    ) -> list[SavedTensor | Tensor]:
+        """Turn what ``forward`` asked to save into Tensors, once the result exists:
+        ``returned`` is what forward returned, ``result`` the Tensor made of it."""
         Tensor = _tensor.Tensor
         saved: list[SavedTensor | Tensor] = []
         for value in self._to_save:
             if isinstance(value, Tensor):
                 saved.append(SavedTensor(value))
-            elif value is result:
-                saved.append(_ResultPlaceholder())  # type: ignore[arg-type]
+            elif value is returned:
+                saved.append(SavedTensor(result, is_result=True))
             elif id(value) in origins:
-                saved.append(SavedTensor(origins[id(value)]))
+                tensor = origins[id(value)]
+                # A wrapped number (the 2 of x * 2) belongs to this op alone: nothing can
+                # change it in place, so it needs no version check.
+                saved.append(tensor if tensor._is_wrapped_number else SavedTensor(tensor))
             else:  # a constant computed in forward: it has no history to protect
                 saved.append(Tensor(np.asarray(value)))
-        self._saved = saved
         self._to_save = ()
-
-
-class _ResultPlaceholder:
-    """Stands for the op's result until the result Tensor has been made."""
+        return saved
 
 
 class BackwardNode(Node):
     """The node a ``Function`` leaves in the graph: runs its ``backward`` with its context."""
 
+    had_saved_tensors = False
+
     def __init__(self, function: type[Function], ctx: Context, next_functions: tuple[Edge, ...]):
         super().__init__(next_functions)
         self.function = function
         self.ctx = ctx
-        self.formula = function.formula
-        self.had_saved_tensors = False
         ctx._node_ref = weakref.ref(self)
+
+    @property  # type: ignore[override]
+    def formula(self) -> str:
+        return self.function.formula
 
     def name(self) -> str:
         # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
@@ -339,7 +355,7 @@ class Function:
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
         result_array = returned if isinstance(returned, np.ndarray) else np.asarray(returned)
         base = args[0] if cls.is_view else None
-        if not (is_grad_enabled() and any(ctx.needs_input_grad)):
+        if not (True in ctx.needs_input_grad and is_grad_enabled()):
             return Tensor._from_op(result_array, None, base)
         # One pass over the Tensor arguments: where each one's gradient goes, its shape and
         # dtype (plain tuples: the engine compares them with each gradient's), and which
@@ -350,17 +366,11 @@ class Function:
                 edges.append(value._edge())
                 metadata.append((value._array.shape, value._array.dtype))
                 origins[id(array)] = value
-        ctx._resolve_saved(origins, returned)  # the object forward saved, if it saved its result
         node = BackwardNode(cls, ctx, tuple(edges))
         node.input_metadata = tuple(metadata)
         result = Tensor._from_op(result_array, node, base)
-        assert ctx._saved is not None
-        if ctx._saved:
-            ctx._saved = [
-                SavedTensor(result, is_result=True) if isinstance(s, _ResultPlaceholder) else s
-                for s in ctx._saved
-            ]
-            node.had_saved_tensors = True
+        ctx._saved = ctx._resolve_saved(origins, returned, result)
+        node.had_saved_tensors = bool(ctx._saved)
         return result
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -76,6 +76,11 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+# As tuples made once: `float | np.floating` written in the test would build a new union
+# object at every call, and a number is wrapped for every `x * 0.5`.
+_FLOATS, _BOOLS, _INTEGERS = (float, np.floating), (bool, np.bool_), (int, np.integer)
+
+
 class Tensor:
     """An n-dimensional array that can record the operations applied to it.
 
@@ -85,16 +90,19 @@ class Tensor:
 
     __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
 
+    # What most tensors never change is a class attribute: an op makes a tensor for every
+    # result, and setting nine attributes each time cost more than the arithmetic on a scalar.
+    _grad: Tensor | None = None
+    grad_fn: Node | None = None
+    _base: Tensor | None = None  # the tensor a view shares memory with
+    _hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # a list from the first hook on
+    _accumulator: weakref.ref[AccumulateGrad] | None = None
+    _is_wrapped_number = False
+
     def __init__(self, array: np.ndarray, requires_grad: bool = False) -> None:
         self._array = array
-        self._grad: Tensor | None = None
-        self.grad_fn: Node | None = None
         self._requires_grad = False
         self._version = VersionCounter()
-        self._base: Tensor | None = None
-        self._hooks: list[Callable[[Tensor], Tensor | None]] = []
-        self._accumulator: weakref.ref[AccumulateGrad] | None = None
-        self._is_wrapped_number = False
         if requires_grad:
             self.requires_grad_(True)
 
@@ -122,11 +130,11 @@ class Tensor:
     def _wrap_number(cls, value: Any) -> Tensor:
         """A Python number as an operand: a tensor that type promotion treats as a number."""
         # Floats first, the common case (x * 0.5); bools before ints, as bool is an int.
-        if isinstance(value, float | np.floating):
+        if isinstance(value, _FLOATS):
             array = np.array(value, dtype=np.float64)
-        elif isinstance(value, bool | np.bool_):
+        elif isinstance(value, _BOOLS):
             array = np.array(value, dtype=np.bool_)
-        elif isinstance(value, int | np.integer):
+        elif isinstance(value, _INTEGERS):
             array = np.array(value, dtype=np.int64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
@@ -369,7 +377,15 @@ class Tensor:
         tensor replaces the gradient."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        hooks = self._hooks if self.grad_fn is None else self.grad_fn.tensor_pre_hooks
+        # Until its first hook, a tensor or node shares an empty default: give it a list.
+        if self.grad_fn is None:
+            if not self._hooks:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            if not self.grad_fn.tensor_pre_hooks:
+                self.grad_fn.tensor_pre_hooks = []
+            hooks = self.grad_fn.tensor_pre_hooks
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
