@@ -313,26 +313,27 @@ def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor
     """Sum broadcast gradients back to each input's shape and cast them to its dtype."""
     if node.input_metadata is None:
         return grads
-    fitted: list[Tensor | None] = []
     for i, (grad, (shape, dtype)) in enumerate(zip(grads, node.input_metadata, strict=True)):
-        if grad is not None:
-            if not isinstance(grad, Tensor):
-                raise TypeError(
-                    f"function {node.name()} returned a gradient that is not a Tensor "
-                    f"at index {i}: {type(grad).__name__}"
+        if grad is None:
+            continue
+        if not isinstance(grad, Tensor):
+            raise TypeError(
+                f"function {node.name()} returned a gradient that is not a Tensor "
+                f"at index {i}: {type(grad).__name__}"
+            )
+        if grad._array.shape == shape and grad._array.dtype == dtype:
+            continue  # the common case: the gradient fits as it is
+        if grad._array.shape != shape:  # only a broadcast gradient needs summing
+            if not _can_sum_to(grad.shape, shape):
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i} - "
+                    f"got {list(grad.shape)} but expected shape compatible with {list(shape)}"
                 )
-            if grad._array.shape != shape:  # only a broadcast gradient needs summing
-                if not _can_sum_to(grad.shape, shape):
-                    raise RuntimeError(
-                        f"Function {node.name()} returned an invalid gradient at index {i} - "
-                        f"got {list(grad.shape)} but expected shape compatible with "
-                        f"{list(shape)}"
-                    )
-                grad = grad.sum_to_size(shape)
-            if grad._array.dtype != dtype:
-                grad = grad.to(dtype)
-        fitted.append(grad)
-    return tuple(fitted)
+            grad = grad.sum_to_size(shape)
+        if grad._array.dtype != dtype:
+            grad = grad.to(dtype)
+        grads = (*grads[:i], grad, *grads[i + 1 :])
+    return grads
 
 
 def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:

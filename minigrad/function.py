@@ -205,13 +205,14 @@ class Context:
     _node_ref: weakref.ref[Node] | None = None
 
     def __init__(self, inputs: tuple[Any, ...]) -> None:
-        # Only which arguments were Tensors is kept, never the inputs themselves: a graph
+        # Only which arguments need a gradient is kept, never the inputs themselves: a graph
         # must not keep alive intermediate tensors that nobody else references.
         Tensor = _tensor.Tensor
-        self.input_is_tensor = tuple([isinstance(value, Tensor) for value in inputs])
         self.needs_input_grad = tuple(
             [isinstance(value, Tensor) and value._requires_grad for value in inputs]
         )
+        # Which arguments were Tensors: filled in by apply when it records a node.
+        self.input_is_tensor: tuple[bool, ...] = ()
 
     @property
     def _node(self) -> Node | None:
@@ -360,12 +361,14 @@ class Function:
         # One pass over the Tensor arguments: where each one's gradient goes, its shape and
         # dtype (plain tuples: the engine compares them with each gradient's), and which
         # Tensor each array came from, so that saving an array saves its Tensor.
-        edges, metadata, origins = [], [], {}
+        edges, metadata, origins, is_tensor = [], [], {}, []
         for array, value in zip(arrays, args):
-            if isinstance(value, Tensor):
+            is_tensor.append(isinstance(value, Tensor))
+            if is_tensor[-1]:
                 edges.append(value._edge())
                 metadata.append((value._array.shape, value._array.dtype))
                 origins[id(array)] = value
+        ctx.input_is_tensor = tuple(is_tensor)
         node = BackwardNode(cls, ctx, tuple(edges))
         node.input_metadata = tuple(metadata)
         result = Tensor._from_op(result_array, node, base)

@@ -53,13 +53,13 @@ def _same_float_type_and_shape(args: tuple[Tensor, ...], arrays: list[np.ndarray
     """Whether the first operand is a float tensor and every other one either has its dtype
     and shape, or is a number or a 0-d tensor of its dtype: then promotion keeps that dtype
     (a Python number never raises a float tensor's dtype) and no shape can clash."""
-    first = arrays[0]
-    if first.dtype.kind != "f" or args[0]._is_wrapped_number:
+    dtype, shape = arrays[0].dtype, arrays[0].shape
+    if dtype.kind != "f" or args[0]._is_wrapped_number:
         return False
-    for operand, array in zip(args[1:], arrays[1:]):
-        if array.dtype != first.dtype and not operand._is_wrapped_number:
+    for operand, array in zip(args, arrays):
+        if array.dtype != dtype and not operand._is_wrapped_number:
             return False
-        if array.shape != first.shape and array.ndim != 0:
+        if array.shape != shape and array.ndim != 0:
             return False
     return True
 
@@ -554,8 +554,9 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
 
 
 def _unreduce(grad: Tensor, dims: tuple[int, ...], keepdim: bool, shape: tuple[int, ...]):
-    """Undo a reduction's shape change: put back the reduced dims, then broadcast."""
-    if not keepdim and shape:
+    """Undo a reduction's shape change: put back the reduced dims, then broadcast. Leading
+    dims need no putting back, broadcasting adds them (a full sum's gradient just expands)."""
+    if not keepdim and sorted(dims) != list(range(len(dims))):
         grad = grad.reshape(tuple(1 if i in dims else n for i, n in enumerate(shape)))
     return grad.expand(shape)
 
