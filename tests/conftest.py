@@ -5,6 +5,8 @@ Fixtures
                         (``def test_add(torch): ...``); skips when torch is missing.
     ``requires_torch``  the same, for ``@pytest.mark.usefixtures("requires_torch")``.
     ``requires_dot``    path of Graphviz's ``dot`` program; skips when it is not on PATH.
+    ``gc_disabled``     the garbage collector off for the test: whatever is freed must be
+                        freed by reference counting alone (no reference cycles left).
 
 Markers (registered in pyproject.toml) do the same for a test, class or module:
 ``oracle`` (needs torch), ``graphviz`` (needs dot), ``browser`` (needs /usr/bin/chromium).
@@ -16,6 +18,7 @@ Hypothesis profiles: "dev" (100 random examples) by default, "ci" (500 examples,
 on every run) when CI is set; HYPOTHESIS_PROFILE=name overrides both.
 """
 
+import gc
 import os
 import shutil
 from pathlib import Path
@@ -81,6 +84,18 @@ def requires_torch():
 @pytest.fixture
 def requires_dot():
     return _need_dot()
+
+
+@pytest.fixture
+def gc_disabled():
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 _MARKERS = {"oracle": _need_torch, "graphviz": _need_dot, "browser": _need_chromium}

@@ -1,6 +1,5 @@
 """The backward engine: deep graphs, the step records, freeing, and no reference cycles."""
 
-import gc
 import warnings
 import weakref
 
@@ -9,19 +8,6 @@ import pytest
 import minigrad as mg
 from minigrad.engine import BackwardPass
 from minigrad.function import FREED_GRAPH_MESSAGE
-
-
-@pytest.fixture
-def gc_disabled():
-    """Whatever is freed must be freed by reference counting alone, without the collector."""
-    was_enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def test_a_chain_of_100_000_ops_backwards_without_recursion_error():
@@ -115,7 +101,7 @@ def test_saved_tensors_are_released_after_backward():
     assert str(error.value) == FREED_GRAPH_MESSAGE
 
 
-def test_retain_graph_keeps_saved_tensors():
+def test_retain_graph_keeps_saved_tensors(gc_disabled):
     x = mg.tensor(2.0, requires_grad=True)
     h = x.exp()
     y = h * h
