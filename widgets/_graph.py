@@ -349,15 +349,15 @@ def constant_input(node: Node) -> Tensor | None:
     if not isinstance(node, BackwardNode) or not node.ctx._saved:
         return None
     slots = [i for i, (child, _) in enumerate(node.next_functions) if child is None]
-    saved = [
-        entry
-        for entry in node.ctx._saved
-        if isinstance(entry, SavedTensor)
-        and entry.tensor is not None
-        and not entry.requires_grad
-        and entry.version_counter.value == entry.saved_version
-    ]
-    tensors = {id(entry.tensor): entry.tensor for entry in saved}
+    saved: list[Tensor] = []
+    for entry in node.ctx._saved:
+        if isinstance(entry, SavedTensor):
+            unchanged = entry.version_counter.value == entry.saved_version
+            if entry.tensor is not None and not entry.requires_grad and unchanged:
+                saved.append(entry.tensor)
+        elif isinstance(entry, Tensor) and not entry.requires_grad:
+            saved.append(entry)  # a number the op wrapped, saved as itself: nobody can change it
+    tensors = {id(tensor): tensor for tensor in saved}
     if len(slots) != 1 or len(tensors) != 1:
         return None
     (tensor,) = tensors.values()

@@ -1,103 +1,101 @@
-"""Repaint a Graphviz SVG without laying it out again.
+"""One Graphviz SVG for a whole backward pass: the stepper lays the graph out once.
 
-Graphviz places the boxes once; every frame of the stepper is a copy of that one SVG with
-other colours and other words in the same places, so nothing ever moves. Boxes and arrows
-are found by the ``id`` the drawing gave them (``mg-n3``, ``mg-e5``).
+Graphviz places the boxes; ``mark_steps`` then adds what a stepper's frames need, so that a
+frame is a few lines of CSS and never a copy of the picture (a frame per step of a 100-node
+graph would otherwise be a 140 KB SVG each, and the frames 14 MB):
+
+- classes on the boxes and arrows, saying at which steps they take part (``mg-ran-3``: the
+  node that step 3 runs). A frame's stylesheet colours the classes of its steps.
+- every text a line will show during the pass, as ``<text>`` elements in the same place.
+  The first is shown; each later one has ``display="none"`` and the class ``mg-from-k``
+  (the step that writes it); the one it replaces gets ``mg-until-k``. A frame's stylesheet
+  shows and hides them by those classes. CSS properties beat SVG presentation attributes,
+  so the picture alone shows the state before the first step.
+
+Boxes and arrows are found by the ``id`` the drawing gave them (``mg-n3``, ``mg-e5``).
+
+Graphviz writes its SVG with a fixed printer: each box and arrow is one ``<g id="..."
+class="...">`` with no group inside, and each line of a label one ``<text ...>words</text>``
+in it. So the text is edited in place (a parser and writer would cost more than the rest of
+the stepper); each group must have as many lines as it is given texts for, or this raises.
+
+>>> svg = ('<?xml version="1.0"?>\\n<svg width="8pt">\\n<g id="a" class="node">\\n'
+...        '<ellipse stroke="black"/>\\n<text x="1">grad  None </text>\\n</g>\\n</svg>\\n')
+>>> print(mark_steps(svg, {"a": ["mg-leaf-2"]}, {"a": [[(0, "grad None"), (2, "grad 4.")]]}))
+<svg style="max-width: 100%; height: auto;" width="8pt">
+<g id="a" class="node mg-leaf-2">
+<ellipse stroke="black"/>
+<text class="mg-until-2" x="1">grad None</text>
+<text class="mg-from-2" display="none" x="1">grad 4.</text>
+</g>
+</svg>
+<BLANKLINE>
 """
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+import html
+import re
+from collections.abc import Mapping, Sequence
 
-SVG = "http://www.w3.org/2000/svg"
-ET.register_namespace("", SVG)
-ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+# The classes of a text shown from step k on, and of one shown until step k.
+SHOWN_FROM = "mg-from-{}"
+SHOWN_UNTIL = "mg-until-{}"
 
-_SHAPES = {f"{{{SVG}}}{tag}" for tag in ("polygon", "ellipse", "path", "polyline")}
-_TEXT = f"{{{SVG}}}text"
-_GROUP = f"{{{SVG}}}g"
+# What a line of text reads over the pass: (from which step, the words), in step order,
+# starting at step 0 (before the first step).
+Timeline = Sequence[tuple[int, str]]
 
-
-@dataclass(frozen=True)
-class Paint:
-    """What a frame changes in one box or arrow. ``None`` keeps what Graphviz drew."""
-
-    stroke: str | None = None
-    stroke_width: float | None = None
-    dashed: bool = False
-    fill: str | None = None
-    font: str | None = None
-    css_class: str = ""
-    texts: tuple[str, ...] | None = None  # new text of each line, in order
+# The start of a box or an arrow (the whole graph's <g> has more attributes, so it does not
+# match), and a line of text. Graphviz escapes <, > and & in the words: none is in [^<]*.
+_BOX = re.compile(r'<g id="([^"]*)" class="([^"]*)">')
+_LINE = re.compile(r"<text ([^>]*)>([^<]*)</text>")
 
 
-class SvgTemplate:
-    """One laid-out SVG; ``paint`` returns a repainted copy as text."""
+def mark_steps(
+    svg: str, classes: Mapping[str, Sequence[str]], texts: Mapping[str, Sequence[Timeline]]
+) -> str:
+    """Graphviz's ``svg`` with ``classes[id]`` added to the box or arrow ``id``, and the
+    i-th line of its label reading ``texts[id][i]`` over the pass (see the docstring of the
+    module); ready to go into a page (the XML prolog is dropped)."""
 
-    def __init__(self, svg: str) -> None:
-        self.root = ET.fromstring(svg)
-        self.groups = {g.get("id"): g for g in self.root.iter(_GROUP) if g.get("id")}
-        # Let a wide graph shrink to the width of the page instead of overflowing it.
-        self.root.set("style", "max-width: 100%; height: auto;")
-
-    def paint(self, paints: dict[str, Paint]) -> str:
-        # Painted in place, written out, then put back as Graphviz drew it: much cheaper
-        # than copying the whole tree for every frame, since a frame changes few boxes.
-        saved: list[tuple[ET.Element, dict[str, str], str | None]] = []
-        try:
-            for element_id, paint in paints.items():
-                group = self.groups[element_id]
-                saved.append((group, dict(group.attrib), group.text))
-                for child in group:
-                    saved.append((child, dict(child.attrib), child.text))
-                _paint_group(group, paint)
-            return ET.tostring(self.root, encoding="unicode")
-        finally:
-            for element, attributes, text in saved:
-                element.attrib.clear()
-                element.attrib.update(attributes)
-                element.text = text
+    svg = svg[svg.index("<svg") :]
+    # Let a wide graph shrink to the width of the page instead of overflowing it.
+    svg = svg.replace("<svg ", '<svg style="max-width: 100%; height: auto;" ', 1)
+    pieces, end = [], 0
+    for box in _BOX.finditer(svg):
+        element_id = html.unescape(box[1])  # Graphviz writes "mg-n3" as "mg&#45;n3"
+        names = " ".join([box[2], *classes.get(element_id, ())])
+        close = svg.index("</g>", box.end())
+        inside = svg[box.end() : close]
+        if element_id in texts:
+            inside = _write_timelines(element_id, inside, texts[element_id])
+        pieces += [svg[end : box.start()], f'<g id="{box[1]}" class="{names}">', inside]
+        end = close
+    pieces.append(svg[end:])
+    return "".join(pieces)
 
 
-def _paint_group(group: ET.Element, paint: Paint) -> None:
-    if paint.css_class:
-        group.set("class", f"{group.get('class', '')} {paint.css_class}".strip())
-    is_edge = "edge" in group.get("class", "")
-    for child in group:
-        if child.tag in _SHAPES:
-            _paint_shape(child, paint, is_edge)
-    if paint.texts is not None:
-        texts = [child for child in group if child.tag == _TEXT]
-        for element, text in zip(texts, paint.texts, strict=True):
-            element.text = text
-            if paint.font is not None:
-                element.set("fill", paint.font)
+def _write_timelines(element_id: str, inside: str, timelines: Sequence[Timeline]) -> str:
+    """The lines of one box: each line, then a copy of it for each later text."""
+    found = len(_LINE.findall(inside))
+    if found != len(timelines):
+        raise ValueError(f"{element_id} has {found} lines of text, {len(timelines)} were given")
+    lines = iter(timelines)
 
+    def write(line: re.Match[str]) -> str:
+        attributes = line[1]
+        timeline = next(lines)
+        if timeline[0][0] != 0:
+            raise ValueError(f"a line's text must start at step 0, not {timeline[0][0]}")
+        copies = []
+        for i, (step, words) in enumerate(timeline):
+            names = [] if i == 0 else [SHOWN_FROM.format(step)]
+            if i + 1 < len(timeline):
+                names.append(SHOWN_UNTIL.format(timeline[i + 1][0]))
+            hidden = ' display="none"' if i else ""
+            mark = f'class="{" ".join(names)}"{hidden} ' if names else ""
+            copies.append(f"<text {mark}{attributes}>{html.escape(words, quote=False)}</text>")
+        return "\n".join(copies)
 
-def _paint_shape(shape: ET.Element, paint: Paint, is_edge: bool) -> None:
-    if paint.stroke is not None:
-        shape.set("stroke", paint.stroke)
-        # An arrowhead is a filled polygon: it takes the arrow's colour.
-        if is_edge and shape.get("fill") not in (None, "none"):
-            shape.set("fill", paint.stroke)
-    if paint.stroke_width is not None:
-        shape.set("stroke-width", f"{paint.stroke_width:g}")
-    if paint.dashed and not (is_edge and shape.get("fill") not in (None, "none")):
-        shape.set("stroke-dasharray", "5,2")
-    if paint.fill is not None and not is_edge:
-        shape.set("fill", paint.fill)
-
-
-def node_positions(svg: str) -> dict[str, tuple[str, ...]]:
-    """The coordinates of every box's outline, by id: equal across frames when nothing
-    moved (used by the tests)."""
-    root = ET.fromstring(svg)
-    positions = {}
-    for group in root.iter(_GROUP):
-        if "node" in group.get("class", "").split():
-            shape = next(child for child in group if child.tag in _SHAPES)
-            positions[group.get("id", "")] = tuple(
-                shape.get(key, "") for key in ("points", "d", "cx", "cy", "rx", "ry")
-            )
-    return positions
+    return _LINE.sub(write, inside)

@@ -17,7 +17,9 @@ is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +91,49 @@ class Drawing(graphviz.Digraph):
             return super().render(*args, **kwargs)
         except graphviz.ExecutableNotFound as error:
             raise GraphvizMissingError() from error
+
+    def start_svg(self) -> Layout:
+        """Start laying the drawing out as SVG, in Graphviz's own process: Python can do
+        other work until it asks for the result (``.result()``, the same text as
+        ``pipe(format="svg", encoding="utf-8")``).
+
+        >>> drawing = Drawing()
+        >>> drawing.node("a")
+        >>> layout = drawing.start_svg()  # ... other work here ...
+        >>> "<svg" in layout.result()
+        True
+        """
+        return Layout(self, "svg")
+
+
+class Layout:
+    """A drawing being laid out by Graphviz in its own process."""
+
+    def __init__(self, drawing: Drawing, format: str) -> None:
+        self.command = [drawing.engine, f"-T{format}"]
+        self.encoding = drawing.encoding
+        # The input is a file, read by the process on its own: nothing in Python has to
+        # feed it while the layout runs.
+        with tempfile.TemporaryFile() as source:
+            source.write(drawing.source.encode(self.encoding))
+            source.seek(0)
+            try:
+                self._process = subprocess.Popen(
+                    self.command, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+                )
+            except FileNotFoundError as error:
+                raise GraphvizMissingError() from error
+
+    def result(self) -> str:
+        """Wait for Graphviz and return what it wrote, as ``Drawing.pipe`` would."""
+        output, errors = self._process.communicate()
+        if errors:  # warnings, which graphviz.pipe shows too
+            sys.stderr.write(errors.decode(self.encoding, errors="replace"))
+        if self._process.returncode:
+            raise graphviz.CalledProcessError(
+                self._process.returncode, self.command, output=output, stderr=errors
+            )
+        return output.decode(self.encoding)
 
 
 @dataclass(frozen=True)
@@ -173,6 +218,7 @@ def add_boxes(
     graph: Graph,
     labels: Mapping[str, Sequence[str]],
     edge_labels: Mapping[str, str] | None = None,
+    edge_color: str = "#444444",
 ) -> None:
     """Every box and arrow of ``graph`` into ``drawing``, with the static looks."""
     edge_labels = edge_labels or {}
@@ -191,7 +237,7 @@ def add_boxes(
         )
     for edge in graph.edges:
         label = {"label": edge_labels[edge.id]} if edge.id in edge_labels else {}
-        drawing.edge(edge.tail, edge.head, id=f"mg-{edge.id}", color="#444444", **label)
+        drawing.edge(edge.tail, edge.head, id=f"mg-{edge.id}", color=edge_color, **label)
 
 
 def draw(

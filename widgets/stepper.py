@@ -20,21 +20,26 @@ then exactly as after ``output.backward(gradient, retain_graph, create_graph)``:
 ``.grad`` values, the same freed (or retained) graph. No gradient is computed here: every
 number shown comes from the engine's step records.
 
-Graphviz lays the graph out once. Frame ``k`` (0 = before any step) is a repainted copy of
-that SVG plus a panel of text, prepared in Python; the frames sit in a ``Stack`` whose
-``selected_index`` is jslinked to the position slider, itself jslinked to a ``Play``. So
-the slider and Play step through the pass in the browser with no kernel, e.g. in an HTML
-export of the notebook. Play's ■ button is a kernel-free reset, and the slider takes the
-arrow keys, Home and End. The reset, back, step and run buttons are Python callbacks that
-move the same slider: they need a running kernel, and a note under them says so (a page
-cannot tell whether a kernel is behind it, so the note is always shown).
+Graphviz lays the graph out once, into one picture for the whole pass (``widgets._svg``):
+its boxes and arrows carry classes naming the steps they take part in, and each line of
+text holds every text it will show. Frame ``k`` (0 = before any step) is then a short
+stylesheet that colours the classes of steps 1 to ``k`` and shows their texts, plus a
+panel of text, prepared in Python. The frames sit in a ``Stack``, which shows (and so
+applies) only the selected one; its ``selected_index`` is jslinked to the position
+slider, itself jslinked to a ``Play``. So the slider and Play step through the pass in the
+browser with no kernel, e.g. in an HTML export of the notebook. Play's ■ button is a
+kernel-free reset, and the slider takes the arrow keys, Home and End. The reset, back, step
+and run buttons are Python callbacks that move the same slider: they need a running
+kernel, and a note under them says so (a page cannot tell whether a kernel is behind it,
+so the note is always shown).
 """
 
 from __future__ import annotations
 
 import html
+import itertools
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
@@ -55,21 +60,37 @@ from ._graph import (
     full_value,
     short_value,
 )
-from ._svg import Paint, SvgTemplate
-from .draw import BLUISH_GREEN, GREY, VERMILLION, add_boxes, label_lines, new_digraph
+from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, mark_steps
+from .draw import (
+    BLUISH_GREEN,
+    GREY,
+    VERMILLION,
+    Drawing,
+    add_boxes,
+    label_lines,
+    new_digraph,
+)
 
-# Classes on the frames, for stylesheets and browser tests.
+# Classes on the picture and the frames, for stylesheets and browser tests.
+PICTURE_CLASS = "minigrad-picture"
 FRAME_CLASS = "minigrad-frame"
 PANEL_CLASS = "minigrad-step-panel"
-CURRENT_CLASS = "minigrad-current-node"
-DONE_CLASS = "minigrad-done-node"
-UPDATED_LEAF_CLASS = "minigrad-updated-leaf"
-SENT_CLASS = "minigrad-sent-edge"
-ARRIVING_CLASS = "minigrad-arriving-edge"
 NOTE_CLASS = "minigrad-kernel-note"
 PLAY_CLASS = "minigrad-play"
 
 _NO_GRAD_YET = "grad —"
+
+# Classes on the boxes and arrows of the picture, k being a step (1 = the first):
+RAN = "mg-ran-{}"  # the node step k runs: the current node in frame k, done after
+LEAF_UPDATED = "mg-leaf-{}"  # the leaf whose .grad step k changes
+CARRIES = "mg-carries-{}"  # an arrow with a gradient on it from step k on
+SENT = "mg-sent-{}"  # an arrow step k sends a gradient along
+ARRIVES = "mg-arrives-{}"  # an arrow a gradient arriving at step k came by
+SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
+
+# Each stepper's stylesheets name its own picture's class, so that several steppers on one
+# page (each at its own step) do not restyle each other.
+_scopes = itertools.count(1)
 
 # Play draws its buttons with Font Awesome icons, which an exported page may lack (they show
 # as blank buttons). These rules draw them with ordinary characters instead, in every view.
@@ -145,8 +166,15 @@ class BackwardStepper(ipywidgets.VBox):
         self.steps: list[Step] = list(backward_pass)
         self._freed_at_end = {node for node in self.graph.id_of if node.saved_tensors_freed()}
 
-        self.frames = _Frames(self).render(rankdir)
+        self.scope = f"minigrad-stepper-{next(_scopes)}"
+        frames = _Frames(self)
+        # Graphviz lays the graph out once, in its own process: meanwhile Python writes the
+        # frames and makes the widgets, which do not need the layout.
+        layout = frames.drawing(rankdir).start_svg()
+        self.frames = frames.frames()
         self._build_controls()
+        self.picture = frames.picture(layout.result())
+        self._picture.value = self.picture
 
     # -- the state, for scripts and tests ---------------------------------------------------
     @property
@@ -175,8 +203,9 @@ class BackwardStepper(ipywidgets.VBox):
 
     @property
     def html(self) -> str:
-        """The HTML of the frame shown now (SVG and panel)."""
-        return self.frames[self.position]
+        """The HTML of what is shown now: the picture, then the frame (its stylesheet and
+        its panel)."""
+        return self.picture + self.frames[self.position]
 
     def step(self) -> None:
         """Show one more step (nothing happens at the end)."""
@@ -202,8 +231,15 @@ class BackwardStepper(ipywidgets.VBox):
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:
         last = self.num_steps
-        pages = [ipywidgets.HTML(frame) for frame in self.frames]
+        # The pages share one layout and one style: each page would otherwise make two
+        # more widgets of its own, which cost more than the page's frame to prepare.
+        first = ipywidgets.HTML(self.frames[0])
+        pages = [first] + [
+            ipywidgets.HTML(frame, layout=first.layout, style=first.style)
+            for frame in self.frames[1:]
+        ]
         self._stack = ipywidgets.Stack(pages, selected_index=0)
+        self._picture = ipywidgets.HTML()  # the picture, once Graphviz has drawn it
         self._slider = ipywidgets.IntSlider(
             value=0,
             min=0,
@@ -254,7 +290,7 @@ class BackwardStepper(ipywidgets.VBox):
         # In an HTML export the buttons are dead and keep the enabled/disabled look they had
         # when the notebook was saved; the note tells the reader what works everywhere.
         self._note = ipywidgets.HTML(KERNEL_NOTE)
-        super().__init__([controls, self._note, self._slider, self._stack])
+        super().__init__([controls, self._note, self._slider, self._picture, self._stack])
         self.add_class("minigrad-stepper")
 
     def _update_buttons(self) -> None:
@@ -268,7 +304,14 @@ def _copy(tensor: Tensor | None) -> Tensor | None:
 
 
 class _Frames:
-    """The frames of one stepper: what every box and arrow shows after ``k`` steps."""
+    """The picture and frames of one stepper: what every box and arrow shows after ``k``
+    steps.
+
+    The picture is drawn once. Each box and arrow carries a class for each step it takes
+    part in (its node runs, its leaf is updated, a gradient travels along it); frame ``k``
+    is a stylesheet that colours the classes of steps 1 to ``k``, and a panel of text. Each
+    number is written as text once, however many frames show it.
+    """
 
     def __init__(self, stepper: BackwardStepper) -> None:
         self.stepper = stepper
@@ -278,14 +321,19 @@ class _Frames:
         self.step_of: dict[Node, Step] = {step.node: step for step in self.steps}
         self.position_of: dict[Node, int] = {step.node: step.index + 1 for step in self.steps}
         self.output_box = graph.nodes["t0"]
+        tail_into = {edge.head: edge.tail for edge in reversed(graph.edges)}  # the first one
         self.leaf_box = {
-            box.node: next(e.tail for e in graph.edges if e.head == box.id)
+            box.node: tail_into[box.id]
             for box in graph.nodes.values()
             if isinstance(box.node, AccumulateGrad)
         }
         # Which arrow each gradient travels along. Arrows point forward (input -> user),
         # so the gradient a node sends to its input i goes back along (input -> node, i).
         self.arrow = {(e.tail, e.head, e.input_index): e.id for e in graph.edges}
+        self.arrow_head = {e.id: e.head for e in graph.edges}
+        self.arrows_between: dict[tuple[str, str], list[str]] = {}
+        for e in graph.edges:
+            self.arrows_between.setdefault((e.tail, e.head), []).append(e.id)
         # The constant input i of a box, when the drawing knows its value: (box id, i) -> box.
         self.constant = {
             (e.head, e.input_index): graph.nodes[e.tail]
@@ -309,85 +357,139 @@ class _Frames:
             for sender, grad in step.contributions:
                 if sender is None:  # the seed: it enters from the output box
                     self.edge_grad[self.arrow[(head, self.output_box.id, 0)]] = (1, grad)
+        # What each leaf's .grad holds along the pass: (position, .grad after that step).
+        boxes_of = {id(box.tensor): box for box in graph.nodes.values() if box.tensor is not None}
+        self.accumulations: dict[str, list[tuple[int, Tensor | None]]] = {}
+        for step in self.steps:
+            if step.leaf is not None and id(step.leaf) in boxes_of:
+                box_id = boxes_of[id(step.leaf)].id
+                self.accumulations.setdefault(box_id, []).append((step.index + 1, step.grad_after))
+        # The steps each box and arrow takes part in, as the picture's classes (see RAN and
+        # the others above), and the positions at which the text of a box may change.
+        written_at: dict[int, list[str]] = {}
+        for edge, (when, _) in self.edge_grad.items():
+            written_at.setdefault(when, []).append(edge)
+        self.classes: dict[str, list[str]] = {
+            f"mg-{element}": [] for element in [*graph.nodes, *(e.id for e in graph.edges)]
+        }
+        self.text_changes: dict[str, list[int]] = {box_id: [0] for box_id in graph.nodes}
+        for step in self.steps:
+            position, head = step.index + 1, graph.id_of[step.node]
+            self.classes[f"mg-{head}"].append(RAN.format(position))
+            self.text_changes[head].append(position)
+            if step.leaf is not None and id(step.leaf) in boxes_of:
+                leaf = boxes_of[id(step.leaf)].id
+                self.classes[f"mg-{leaf}"].append(LEAF_UPDATED.format(position))
+                self.text_changes[leaf].append(position)
+            for edge in written_at.get(position, []):
+                self.classes[f"mg-{edge}"].append(CARRIES.format(position))
+                if self.arrow_head[edge] == head:
+                    self.classes[f"mg-{edge}"].append(SENT.format(position))
+            for sender, _ in step.contributions:
+                target = self.output_box.id if sender is None else graph.id_of[sender]
+                for edge in self.arrows_between.get((head, target), []):
+                    self.classes[f"mg-{edge}"].append(ARRIVES.format(position))
+        self._short_texts: dict[int, tuple[Tensor, str]] = {}
+        self._code_texts: dict[int, tuple[Tensor, str]] = {}
+        self._label_lines = {box.id: label_lines(box) for box in graph.nodes.values()}
 
     # -- texts ---------------------------------------------------------------------------
+    def short(self, tensor: Tensor | None) -> str:
+        """``short_value``, written once per tensor (the tensor is kept, so is its id)."""
+        if tensor is None:
+            return "None"
+        if id(tensor) not in self._short_texts:
+            self._short_texts[id(tensor)] = (tensor, short_value(tensor))
+        return self._short_texts[id(tensor)][1]
+
+    def code(self, tensor: Tensor | None) -> str:
+        """The panel's HTML for a value, as ``print`` shows it; written once per tensor."""
+        if tensor is None:
+            return "<code>None</code>"
+        if id(tensor) not in self._code_texts:
+            text = full_value(tensor)
+            if "\n" in text:
+                html_text = f'<pre style="margin:2px 0">{_e(text)}</pre>'
+            else:
+                html_text = f"<code>{_e(text)}</code>"
+            self._code_texts[id(tensor)] = (tensor, html_text)
+        return self._code_texts[id(tensor)][1]
+
     def box_lines(self, box: GraphNode, position: int) -> list[str]:
-        lines = label_lines(box)
+        lines = list(self._label_lines[box.id])
         if box.kind == LEAF and box.tensor is not None:
-            lines[-1] = "grad " + _short(self.leaf_grad(box, position))
+            lines[-1] = "grad " + self.short(self.leaf_grad(box, position))
         elif box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
             lines = [line for line in lines if line != "saved tensors freed"]
             done = self.position_of.get(box.node, self.stepper.num_steps + 1) <= position
             step = self.step_of.get(box.node)
-            lines.append("grad " + _short(step.grad_in) if done and step else _NO_GRAD_YET)
+            lines.append("grad " + self.short(step.grad_in) if done and step else _NO_GRAD_YET)
         return lines
 
     def leaf_grad(self, box: GraphNode, position: int) -> Tensor | None:
         """The leaf's ``.grad`` after ``position`` steps, from the engine's snapshots."""
         grad = self.stepper._grads_at_start[box.id]
-        for step in self.steps[:position]:
-            if step.leaf is box.tensor:
-                grad = step.grad_after
+        for when, after in self.accumulations.get(box.id, ()):
+            if when > position:
+                break
+            grad = after
         return grad
 
-    def edge_text(self, edge_id: str, position: int) -> str:
-        when, grad = self.edge_grad[edge_id]
-        return short_value(grad) if when <= position else ""
-
-    # -- paint ---------------------------------------------------------------------------
-    def paints(self, position: int) -> dict[str, Paint]:
-        graph = self.graph
-        current = self.steps[position - 1] if position else None
-        paints: dict[str, Paint] = {}
-        for box in graph.nodes.values():
-            lines = tuple(self.box_lines(box, position))
-            paints[f"mg-{box.id}"] = self.box_paint(box, position, current, lines)
-        sent, arriving = self.current_arrows(current)
-        for edge in graph.edges:
-            texts = (self.edge_text(edge.id, position),) if edge.id in self.edge_grad else None
-            if edge.id in sent:
-                paint = Paint(VERMILLION, 3.0, font=VERMILLION, css_class=SENT_CLASS, texts=texts)
-            elif edge.id in arriving:
-                paint = Paint(VERMILLION, 2.0, True, css_class=ARRIVING_CLASS, texts=texts)
-            elif edge.id in self.edge_grad and self.edge_grad[edge.id][0] <= position:
-                paint = Paint(BLUISH_GREEN, 1.6, font="#000000", texts=texts)
-            else:
-                paint = Paint(GREY, 1.0, texts=texts)
-            paints[f"mg-{edge.id}"] = paint
-        return paints
-
-    def box_paint(
-        self, box: GraphNode, position: int, current: Step | None, lines: tuple[str, ...]
-    ) -> Paint:
-        node = box.node
-        if current is not None and node is current.node:
-            return Paint(VERMILLION, 4.0, css_class=CURRENT_CLASS, texts=lines)
-        if current is not None and box.tensor is not None and box.tensor is current.leaf:
-            return Paint(VERMILLION, 4.0, css_class=UPDATED_LEAF_CLASS, texts=lines)
-        if node is not None and self.position_of.get(node, 10**9) <= position:
-            freed = node in self.stepper._freed_at_end
-            return Paint(BLUISH_GREEN, 2.5, freed, css_class=DONE_CLASS, texts=lines)
-        return Paint(texts=lines)
-
-    def current_arrows(self, current: Step | None) -> tuple[set[str], set[str]]:
-        """The arrows the current step sends gradients along, and those they came by."""
-        if current is None:
-            return set(), set()
-        graph = self.graph
-        head = graph.id_of[current.node]
-        sent = {
-            edge
-            for edge, (when, _) in self.edge_grad.items()
-            if when == current.index + 1 and self.arrow_head(edge) == head
-        }
-        arriving = set()
-        for sender, _ in current.contributions:
-            target = self.output_box.id if sender is None else graph.id_of[sender]
-            arriving |= {e.id for e in graph.edges if e.tail == head and e.head == target}
-        return sent, arriving
-
-    def arrow_head(self, edge_id: str) -> str:
-        return next(e.head for e in self.graph.edges if e.id == edge_id)
+    # -- the looks -----------------------------------------------------------------------
+    def styles(self) -> list[str]:
+        """Each frame's stylesheet for the picture: the steps before it are done (green),
+        its own step is lit up (red), and the texts written so far are shown. Frame 0 has
+        none: the picture shows the state before the first step."""
+        scope = f".{self.stepper.scope}"
+        green, red = BLUISH_GREEN, VERMILLION
+        freed = {self.graph.id_of[node] for node in self.stepper._freed_at_end}
+        # The classes of the steps so far, each list one longer in each frame.
+        carrying: list[str] = []  # arrows with a gradient on them
+        done: list[str] = []  # nodes that have run, before this step
+        done_freed: list[str] = []  # those of them whose saved tensors are freed
+        written: list[str] = []  # texts written so far
+        replaced: list[str] = []  # texts replaced by a later one
+        styles = [""]
+        for step in self.steps:
+            k = step.index + 1
+            carrying.append(f".{CARRIES.format(k)}")
+            written.append(f".{SHOWN_FROM.format(k)}")
+            replaced.append(f".{SHOWN_UNTIL.format(k)}")
+            now = f":is(.{RAN.format(k)}, .{LEAF_UPDATED.format(k)})"
+            sent, arrives = f".{SENT.format(k)}", f".{ARRIVES.format(k)}"
+            rules = [
+                (
+                    f":is({', '.join(carrying)}) > :is(path, polygon)",
+                    f"stroke: {green}; stroke-width: 1.6px",
+                ),
+                (f":is({', '.join(carrying)}) > polygon", f"fill: {green}"),
+            ]
+            if done:
+                rules.append(
+                    (f":is({', '.join(done)}) > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px")
+                )
+            if done_freed:
+                rules.append((f":is({', '.join(done_freed)}) > {SHAPES}", "stroke-dasharray: 5,2"))
+            # This step's node and the leaf it updates; then the arrows it sends gradients
+            # along, and those its gradients came by (dashed; an arrowhead never is). The
+            # selectors weigh the same as the green ones, so these, written later, win.
+            rules += [
+                (f"{now} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
+                (f"{sent} > :is(path, polygon)", f"stroke: {red}; stroke-width: 3px"),
+                (f"{sent} > polygon", f"fill: {red}"),
+                (f"{sent} > text", f"fill: {red}"),
+                (f"{arrives} > :is(path, polygon)", f"stroke: {red}; stroke-width: 2px"),
+                (f"{arrives} > path", "stroke-dasharray: 5,2"),
+                (f"{arrives} > polygon", f"fill: {red}"),
+                (f"text:is({', '.join(written)})", "display: inline"),
+                (f"text:is({', '.join(replaced)})", "display: none"),
+            ]
+            styles.append("\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules))
+            head = self.graph.id_of[step.node]
+            done.append(f".{RAN.format(k)}")
+            if head in freed:
+                done_freed.append(f".{RAN.format(k)}")
+        return styles
 
     # -- the panel -------------------------------------------------------------------------
     def panel(self, position: int) -> str:
@@ -397,7 +499,7 @@ class _Frames:
         if position == 0:
             seed = self.steps[0].contributions[0][1] if self.steps else None
             start = (
-                f"starting from ∂{out}/∂{out} = {_code(seed)}"
+                f"starting from ∂{out}/∂{out} = {self.code(seed)}"
                 if seed is not None
                 else "with nothing to do"
             )
@@ -449,14 +551,14 @@ class _Frames:
         contributions = step.contributions
         if len(contributions) == 1:
             sender, grad = contributions[0]
-            return f"Gradient arriving from {_e(self.sender_name(sender))}: {_code(grad)}"
+            return f"Gradient arriving from {_e(self.sender_name(sender))}: {self.code(grad)}"
         items = "".join(
-            f"<li>from {_e(self.sender_name(sender))}: {_code(grad)}</li>"
+            f"<li>from {_e(self.sender_name(sender))}: {self.code(grad)}</li>"
             for sender, grad in contributions
         )
         return (
             f"{len(contributions)} gradients arrive, one along each path from "
-            f"<code>{_e(out)}</code>:<ul>{items}</ul>They add up: {_code(step.grad_in)}"
+            f"<code>{_e(out)}</code>:<ul>{items}</ul>They add up: {self.code(step.grad_in)}"
         )
 
     def sends(self, step: Step) -> str:
@@ -466,7 +568,9 @@ class _Frames:
             if child is None and (head, i) in self.constant:
                 value = self.constant[(head, i)].tensor
                 assert value is not None
-                items.append(f"<li>input {i}: the constant {_code(value)}, no gradient needed</li>")
+                items.append(
+                    f"<li>input {i}: the constant {self.code(value)}, no gradient needed</li>"
+                )
             elif child is None and i == 0 and step.node.name() == "CopyBackwards":
                 # copy_(destination, source): the destination's old values are overwritten.
                 items.append(f"<li>input {i}: the tensor copied into, no gradient needed</li>")
@@ -475,7 +579,7 @@ class _Frames:
             elif grad is None:
                 items.append(f"<li>input {i} → {_e(self.sender_name(child))}: nothing</li>")
             else:
-                items.append(f"<li>input {i} → {_e(self.target(child))}: {_code(grad)}</li>")
+                items.append(f"<li>input {i} → {_e(self.target(child))}: {self.code(grad)}</li>")
         return (
             "Sent to each input (gradient arriving × local derivative):<ul>"
             + "".join(items)
@@ -494,32 +598,56 @@ class _Frames:
             how = f"{_e(name)}.grad was None, so it becomes a copy of the gradient"
         else:
             how = (
-                f"{_e(name)}.grad already held {_code(before)}; the new gradient is added: "
-                f"{_code(before)} + {_code(step.grad_in)}"
+                f"{_e(name)}.grad already held {self.code(before)}; the new gradient is added: "
+                f"{self.code(before)} + {self.code(step.grad_in)}"
             )
         return [
             f"<code>{_e(name)}.grad += gradient</code>: {how}",
-            f"{_e(name)}.grad before: {_code(before)} → after: {_code(after)}",
+            f"{_e(name)}.grad before: {self.code(before)} → after: {self.code(after)}",
         ]
 
     # -- everything --------------------------------------------------------------------------
-    def render(self, rankdir: str) -> list[str]:
-        """Lay the graph out once, then paint one frame per position."""
-        positions = range(self.stepper.num_steps + 1)
+    def drawing(self, rankdir: str) -> Drawing:
+        """The graph to lay out, each box as wide as the widest text it will show, and
+        each arrow with room for the number that will travel along it."""
+        # What each line of each box reads over the pass. It changes only at the steps
+        # that change the box, so those are the positions to look at.
+        self.texts: dict[str, list[Timeline]] = {}
         widest = {}
         for box in self.graph.nodes.values():
+            positions = self.text_changes[box.id]
             per_frame = [self.box_lines(box, k) for k in positions]
-            widest[box.id] = [max(column, key=_width) + " " for column in zip(*per_frame)]
-        # Room for the number that will travel along each arrow, blank until it does.
-        edge_labels = {edge: f" {short_value(grad)} " for edge, (_, grad) in self.edge_grad.items()}
+            columns = list(zip(*per_frame))
+            self.texts[f"mg-{box.id}"] = [_timeline(zip(positions, c)) for c in columns]
+            widest[box.id] = [max(column, key=_width) + " " for column in columns]
+        for edge, (when, grad) in self.edge_grad.items():
+            self.texts[f"mg-{edge}"] = [[(0, ""), (when, self.short(grad))]]
+        edge_labels = {edge: f" {self.short(grad)} " for edge, (_, grad) in self.edge_grad.items()}
         drawing = new_digraph(rankdir)
-        add_boxes(drawing, self.graph, widest, edge_labels)
-        template = SvgTemplate(drawing.pipe(format="svg", encoding="utf-8"))
+        add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY)
+        return drawing
+
+    def picture(self, svg: str) -> str:
+        """The picture of the whole pass, from the drawing laid out by Graphviz."""
+        svg = mark_steps(svg, self.classes, self.texts)
+        return f'<div class="{PICTURE_CLASS} {self.stepper.scope}">{svg}</div>'
+
+    def frames(self) -> list[str]:
+        """Each frame: its stylesheet for the picture, and its panel."""
         return [
-            f'<div class="{FRAME_CLASS}" data-position="{k}">'
-            f"{template.paint(self.paints(k))}{self.panel(k)}</div>"
-            for k in positions
+            f'<div class="{FRAME_CLASS}" data-position="{k}"><style>{style}</style>'
+            f"{self.panel(k)}</div>"
+            for k, style in enumerate(self.styles())
         ]
+
+
+def _timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
+    """(position, text) pairs in order, keeping only those where the text changes."""
+    timeline: list[tuple[int, str]] = []
+    for position, text in texts:
+        if not timeline or timeline[-1][1] != text:
+            timeline.append((position, text))
+    return timeline
 
 
 def _width(text: str) -> float:
@@ -527,21 +655,8 @@ def _width(text: str) -> float:
     return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
 
 
-def _short(grad: Tensor | None) -> str:
-    return "None" if grad is None else short_value(grad)
-
-
 def _e(text: str) -> str:
     return html.escape(text, quote=False)
-
-
-def _code(tensor: Tensor | None) -> str:
-    if tensor is None:
-        return "<code>None</code>"
-    text = full_value(tensor)
-    if "\n" in text:
-        return f'<pre style="margin:2px 0">{_e(text)}</pre>'
-    return f"<code>{_e(text)}</code>"
 
 
 def _panel(lines: Sequence[str], position: int, node_id: str = "") -> str:

@@ -13,6 +13,10 @@ Fixtures
                         shows a ``BackwardStepper`` for ``y = x*w + x``
     ``lab_server``      a JupyterLab serving ``tmp_path``: ``(base_url, token)``
     ``artifacts``       ``test-artifacts/`` at the repository root, for screenshots
+    ``read_stepper``    a function of the page: what the stepper shows now, as the browser
+                        computed it (see ``READ_STEPPER``), plus ``lit`` (the boxes drawn
+                        as the current step's), ``done`` (those drawn as done) and
+                        ``leaves`` (each leaf's "grad ..." line)
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -57,6 +61,87 @@ STEPPER_CELLS = [
     "y = x * w + x\n"
     "widgets.BackwardStepper(y)",
 ]
+
+
+# What the stepper shows: the visible frame's position and panel, and for each box and arrow
+# of the picture the texts displayed and the colour and width of its outline, as computed
+# by the browser (the frame's stylesheet restyles the picture). "overlapping" flags two
+# displayed texts at the same place: a text shown with the one it replaces.
+READ_STEPPER = """
+stepper => {
+    const frame = [...stepper.querySelectorAll('.minigrad-frame')]
+        .find(f => f.getClientRects().length > 0);
+    const panel = frame.querySelector('.minigrad-step-panel');
+    const read = group => {
+        const texts = [...group.querySelectorAll('text')]
+            .filter(t => getComputedStyle(t).display !== 'none');
+        const places = texts.map(t => t.getAttribute('x') + ',' + t.getAttribute('y'));
+        const look = getComputedStyle(group.querySelector('ellipse, polygon, path'));
+        return {
+            lines: texts.map(t => t.textContent.trim()),
+            overlapping: new Set(places).size !== places.length,
+            stroke: look.stroke,
+            width: look.strokeWidth,
+            dashed: look.strokeDasharray !== 'none',
+        };
+    };
+    const picture = stepper.querySelector('.minigrad-picture svg');
+    const all = selector => Object.fromEntries(
+        [...picture.querySelectorAll(selector)].map(g => [g.id, read(g)]));
+    return {
+        position: Number(frame.dataset.position),
+        panelPosition: Number(panel.dataset.position),
+        panelNode: panel.dataset.node,
+        text: panel.innerText,
+        boxes: all('g.node'),
+        arrows: all('g.edge'),
+    };
+}
+"""
+RED, GREEN, GREY = "rgb(213, 94, 0)", "rgb(0, 158, 115)", "rgb(153, 153, 153)"
+
+
+def lit_up(state: dict) -> list[str]:
+    """The boxes drawn as the current step's: red, 4 px."""
+    return [i for i, box in state["boxes"].items() if (box["stroke"], box["width"]) == (RED, "4px")]
+
+
+def leaf_grads(state: dict) -> dict[str, str]:
+    """The last line ("grad ...") of each leaf's box, by its first line ("x (leaf)")."""
+    return {
+        box["lines"][0]: box["lines"][-1]
+        for box in state["boxes"].values()
+        if box["lines"] and box["lines"][0].endswith("(leaf)")
+    }
+
+
+def check_drawn_consistently(state: dict) -> None:
+    """What holds in every frame: one text per line, and an arrow carries a number (a
+    label) exactly when it is coloured (green, or red for the current step)."""
+    for name, group in {**state["boxes"], **state["arrows"]}.items():
+        assert not group["overlapping"], name
+    for name, arrow in state["arrows"].items():
+        labelled = any(arrow["lines"])
+        assert (arrow["stroke"] != GREY) == labelled, (name, arrow)
+        assert arrow["stroke"] in (GREY, GREEN, RED), (name, arrow)
+
+
+@pytest.fixture
+def read_stepper():
+    def read(page) -> dict:
+        expect(page.locator(".minigrad-frame:visible")).to_have_count(1)
+        state = page.locator(".minigrad-stepper").evaluate(READ_STEPPER)
+        check_drawn_consistently(state)
+        state["lit"] = lit_up(state)
+        state["done"] = [
+            i
+            for i, box in state["boxes"].items()
+            if (box["stroke"], box["width"]) == (GREEN, "2.5px")
+        ]
+        state["leaves"] = leaf_grads(state)
+        return state
+
+    return read
 
 
 @pytest.fixture(scope="module")

@@ -14,27 +14,6 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-# What the visible frame shows: its position, the highlighted node(s), the panel's text and
-# the last line ("grad ...") of each leaf's box, keyed by the box's first line ("x (leaf)").
-READ_FRAME = """
-frame => {
-    const panel = frame.querySelector('.minigrad-step-panel');
-    const leaves = {};
-    for (const box of frame.querySelectorAll('svg g.node')) {
-        const lines = [...box.querySelectorAll('text')].map(t => t.textContent.trim());
-        if (lines.length && lines[0].endsWith('(leaf)')) leaves[lines[0]] = lines.at(-1);
-    }
-    return {
-        position: Number(frame.dataset.position),
-        panelPosition: Number(panel.dataset.position),
-        panelNode: panel.dataset.node,
-        current: [...frame.querySelectorAll('.minigrad-current-node')].map(g => g.id),
-        text: panel.innerText,
-        leaves: leaves,
-    };
-}
-"""
-
 
 def open_and_run_all(page, base_url: str, token: str, notebook: str) -> None:
     page.goto(f"{base_url}/lab/tree/{notebook}?reset&token={token}")
@@ -51,21 +30,15 @@ def visible_frame(page):
     return page.locator(".minigrad-frame:visible")
 
 
-def read_visible_frame(page) -> dict:
-    frame = visible_frame(page)
-    expect(frame).to_have_count(1)
-    return frame.evaluate(READ_FRAME)
-
-
 def test_step_button_walks_through_backward_in_jupyterlab(
-    page, lab_server, stepper_notebook, artifacts
+    page, lab_server, stepper_notebook, artifacts, read_stepper
 ):
     base_url, token = lab_server
     open_and_run_all(page, base_url, token, stepper_notebook.name)
 
     expect(visible_frame(page)).to_have_attribute("data-position", "0", timeout=60_000)
-    before = read_visible_frame(page)
-    assert before["current"] == []
+    before = read_stepper(page)
+    assert before["lit"] == [] and before["done"] == []
     assert before["text"].strip().startswith("Before the backward pass")
     # y = x*w + x: four steps (AddBackward0, MulBackward0 and one AccumulateGrad per leaf).
     assert "4 steps" in before["text"]
@@ -76,21 +49,23 @@ def test_step_button_walks_through_backward_in_jupyterlab(
     for position in range(1, 5):
         step_button.click()
         expect(visible_frame(page)).to_have_attribute("data-position", str(position))
-        state = read_visible_frame(page)
+        state = read_stepper(page)
         previous = states[-1]
 
         assert state["panelPosition"] == state["position"] == previous["position"] + 1
-        # Exactly one node is highlighted, a different one each step, and the panel is
-        # about that node.
-        assert len(state["current"]) == 1
-        assert state["current"] != previous["current"]
-        assert state["current"] == [f"mg-{state['panelNode']}"]
         assert state["text"] != previous["text"]
         assert state["text"].strip().startswith(f"Step {position} of 4")
         assert "arriving" in state["text"] or "gradients arrive" in state["text"]
+        # The node the panel is about is drawn as the current one (red, thick), and so is
+        # the leaf its step updates, if any; the nodes of the earlier steps as done (green).
+        node = f"mg-{state['panelNode']}"
+        accumulated = re.search(r"AccumulateGrad for the leaf (\w+)", state["text"])
+        first_lines = {box["lines"][0]: i for i, box in state["boxes"].items()}
+        updated = [first_lines[f"{accumulated[1]} (leaf)"]] if accumulated else []
+        assert sorted(state["lit"]) == sorted([node, *updated])
+        assert set(state["done"]) == {f"mg-{s['panelNode']}" for s in states[1:]}
 
         # A leaf's .grad text changes exactly at the step of its AccumulateGrad.
-        accumulated = re.search(r"AccumulateGrad for the leaf (\w+)", state["text"])
         for leaf, grad_text in state["leaves"].items():
             changed = grad_text != previous["leaves"][leaf]
             assert changed == (accumulated is not None and leaf == f"{accumulated[1]} (leaf)")

@@ -49,7 +49,7 @@ def export_html(notebook: Path, require_js: Path, embed_amd_js: Path) -> Path:
 
 
 def test_exported_page_steps_with_the_slider_and_no_kernel(
-    page, stepper_notebook, widget_js, artifacts
+    page, stepper_notebook, widget_js, artifacts, read_stepper
 ):
     exported = export_html(stepper_notebook, *widget_js)
     page.goto(exported.as_uri())
@@ -57,9 +57,11 @@ def test_exported_page_steps_with_the_slider_and_no_kernel(
     frame = page.locator(".minigrad-frame:visible")
     panel = frame.locator(".minigrad-step-panel")
     expect(frame).to_have_attribute("data-position", "0")
-    expect(frame).to_have_count(1)
     expect(panel).to_contain_text("Before the backward pass")
-    expect(frame.locator(".minigrad-current-node")).to_have_count(0)
+    state = read_stepper(page)
+    assert state["lit"] == [] and state["done"] == []
+    # The Stack puts only the selected frame, so only its stylesheet, in the page.
+    expect(page.locator(".minigrad-frame")).to_have_count(1)
 
     # The position slider is the stepper's own child; the speed slider sits in the
     # controls row.
@@ -69,23 +71,25 @@ def test_exported_page_steps_with_the_slider_and_no_kernel(
     expect(frame).to_have_attribute("data-position", "1")
     expect(panel).to_have_attribute("data-position", "1")
     expect(panel).to_contain_text(f"Step 1 of {NUM_STEPS}")
-    expect(frame.locator(".minigrad-current-node")).to_have_count(1)
-    first_node = panel.get_attribute("data-node")
-    expect(frame.locator(".minigrad-current-node")).to_have_id(f"mg-{first_node}")
+    first = read_stepper(page)
+    assert first["lit"] == [f"mg-{first['panelNode']}"]
 
     handle.press("End")
     expect(frame).to_have_attribute("data-position", str(NUM_STEPS))
     expect(panel).to_contain_text(f"Step {NUM_STEPS} of {NUM_STEPS}")
     expect(panel).to_contain_text("Done")
-    last_node = panel.get_attribute("data-node")
-    assert last_node != first_node
-    expect(frame.locator(".minigrad-current-node")).to_have_id(f"mg-{last_node}")
+    last = read_stepper(page)
+    assert last["panelNode"] != first["panelNode"]
+    assert f"mg-{last['panelNode']}" in last["lit"]
+    # Every other node has run: drawn as done.
+    others = {i for i in last["boxes"] if i.startswith("mg-n")} - {f"mg-{last['panelNode']}"}
+    assert set(last["done"]) == others
     # Worked by hand: dy/dx = w + 1 = 4, dy/dw = x = 2.
-    expect(frame.locator("svg g.node").filter(has_text="x (leaf)")).to_contain_text("grad 4.")
-    expect(frame.locator("svg g.node").filter(has_text="w (leaf)")).to_contain_text("grad 2.")
+    assert last["leaves"] == {"x (leaf)": "grad 4.", "w (leaf)": "grad 2."}
 
     handle.press("Home")
     expect(frame).to_have_attribute("data-position", "0")
+    assert read_stepper(page)["leaves"] == {"x (leaf)": "grad None", "w (leaf)": "grad None"}
 
     handle.press("End")
     page.locator(".minigrad-stepper").scroll_into_view_if_needed()

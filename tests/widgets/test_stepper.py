@@ -1,21 +1,87 @@
-"""widgets.BackwardStepper: its states replay the engine's steps, and end where backward() does."""
+"""widgets.BackwardStepper: its states replay the engine's steps, and end where backward() does.
+
+The stepper shows one picture for the whole pass, and frame k is a stylesheet (plus a
+panel) that colours the classes of steps 1..k and shows the texts written by then. The
+helpers below read that markup as the browser's CSS does (tests/browser checks that the
+browser really shows it so).
+"""
 
 import random
 import re
+import subprocess
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from graphviz.backend import execute
 
 import minigrad as mg
 from minigrad.function import AccumulateGrad
 from widgets import BackwardStepper
-from widgets._svg import node_positions
+from widgets._graph import short_value
+from widgets._svg import mark_steps
 
 pytestmark = [
     pytest.mark.graphviz,
     pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True"),
 ]
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def picture_boxes(stepper) -> dict[str, ET.Element]:
+    """The picture's boxes and arrows (<g> elements) by id."""
+    svg = re.search(r"<svg.*</svg>", stepper.picture, re.S)[0]
+    root = ET.fromstring(svg)
+    return {g.get("id"): g for g in root.iter(f"{SVG}g") if g.get("id", "").startswith("mg-")}
+
+
+def step_of(element: ET.Element, name: str) -> int | None:
+    """k in the class ``name-k`` of ``element``, if it has one."""
+    found = [
+        int(c.rsplit("-", 1)[1])
+        for c in element.get("class", "").split()
+        if c.startswith(name + "-")
+    ]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def shown_lines(group: ET.Element, position: int) -> list[str]:
+    """The words a box or arrow shows in frame ``position``: each <text> is shown from its
+    ``mg-from-k`` step (0 without one) until its ``mg-until-k`` step."""
+    shown = []
+    for text in group.iter(f"{SVG}text"):
+        start = step_of(text, "mg-from") or 0
+        end = step_of(text, "mg-until")
+        # Before any frame's stylesheet, the picture shows only the texts of step 0.
+        assert (text.get("display") == "none") == (start > 0)
+        if start <= position and (end is None or position < end):
+            shown.append(text.text or "")
+    return shown
+
+
+def rules(frame: str) -> list[tuple[str, str]]:
+    """The (selector, declarations) of a frame's stylesheet, its scope taken off."""
+    style = re.search(r"<style>(.*?)</style>", frame, re.S)[1]
+    return [
+        (selector.split(" ", 1)[1], declarations.strip())
+        for selector, declarations in re.findall(r"([^{}]+?)\s*\{([^}]*)\}", style)
+    ]
+
+
+def classes_in(selector: str) -> set[str]:
+    return set(re.findall(r"\.(mg-[\w-]+)", selector))
+
+
+def step_classes(frame: str, declarations_contain: str, name: str) -> set[str]:
+    """The classes ``name-k`` named by the rules whose declarations contain a text."""
+    return {
+        c
+        for selector, declarations in rules(frame)
+        if declarations_contain in declarations
+        for c in classes_in(selector)
+        if c.startswith(name + "-")
+    }
 
 
 def reused_leaf():
@@ -76,8 +142,13 @@ def test_reused_leaf_receives_two_contributions():
     assert step.grad_before is None and float(step.grad_after.item()) == float(x.grad.item())
     html = stepper.html
     assert "2 gradients arrive" in html and "They add up" in html
-    assert 'class="node minigrad-updated-leaf"' in html
-    assert html.count("minigrad-arriving-edge") == 2  # both paths into x light up
+    boxes = picture_boxes(stepper)
+    updated = [i for i, g in boxes.items() if step_of(g, "mg-leaf") == stepper.position]
+    assert len(updated) == 1
+    assert shown_lines(boxes[updated[0]], stepper.position)[0] == "x (leaf)"
+    # Both paths into x light up: the two arrows the gradients came by.
+    arriving = [i for i, g in boxes.items() if step_of(g, "mg-arrives") == stepper.position]
+    assert len(arriving) == 2
     assert "x.grad was None" in html
 
 
@@ -146,42 +217,128 @@ def test_back_after_step_restores_the_frame():
         assert stepper.html == before
 
 
-def test_every_frame_highlights_the_node_of_its_step():
+def test_every_frame_lights_up_the_node_of_its_step():
     y, _ = reused_leaf()
     stepper = BackwardStepper(y)
-    assert "minigrad-current-node" not in stepper.frames[0]
+    boxes = picture_boxes(stepper)
+    assert rules(stepper.frames[0]) == []  # frame 0 is the picture as drawn
     for step, frame in zip(stepper.steps, stepper.frames[1:]):
-        node_id = stepper.graph.id_of[step.node]
-        assert f'id="mg-{node_id}" class="node minigrad-current-node"' in frame
-        assert frame.count("minigrad-current-node") == 1
+        k, node_id = step.index + 1, stepper.graph.id_of[step.node]
+        # The one box of step k's node, and nothing else, is lit in red in frame k.
+        assert [i for i, g in boxes.items() if step_of(g, "mg-ran") == k] == [f"mg-{node_id}"]
+        assert step_classes(frame, "stroke-width: 4px", "mg-ran") == {f"mg-ran-{k}"}
+        # The boxes of steps 1..k-1 are done (green): exactly those.
+        done = step_classes(frame, "stroke-width: 2.5px", "mg-ran")
+        assert done == {f"mg-ran-{j}" for j in range(1, k)}
         assert f'data-node="{node_id}"' in frame
         assert 'class="minigrad-step-panel"' in frame
         assert step.node.name() in frame
 
 
+def test_arrows_carry_the_gradients_from_the_step_that_sends_them():
+    y, _ = reused_leaf()
+    stepper = BackwardStepper(y)
+    graph, boxes = stepper.graph, picture_boxes(stepper)
+    # From the engine's records: the gradient step s sends to input i of its node travels
+    # back along the arrow (input's box -> node's box, input i).
+    expected = {}
+    for step in stepper.steps:
+        head = graph.id_of[step.node]
+        for i, ((child, _), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
+            if child is not None and grad is not None:
+                (edge,) = [
+                    e
+                    for e in graph.edges
+                    if (e.tail, e.head, e.input_index) == (graph.id_of[child], head, i)
+                ]
+                expected[f"mg-{edge.id}"] = (step.index + 1, short_value(grad))
+    assert expected
+    for edge_id, (sent_at, text) in expected.items():
+        arrow = boxes[edge_id]
+        assert step_of(arrow, "mg-sent") == step_of(arrow, "mg-carries") == sent_at
+        for k in range(stepper.num_steps + 1):
+            assert shown_lines(arrow, k) == ([text] if k >= sent_at else [""])
+        # Red in the frame of its step, green in every later frame.
+        for k, frame in enumerate(stepper.frames):
+            assert (
+                f"mg-sent-{sent_at}" in step_classes(frame, "stroke-width: 3px", "mg-sent")
+            ) == (k == sent_at)
+            green = step_classes(frame, "stroke-width: 1.6px", "mg-carries")
+            assert (f"mg-carries-{sent_at}" in green) == (k >= sent_at)
+
+
+@pytest.mark.parametrize("retain_first", [False, True])
+def test_a_leafs_grad_text_is_the_engines_snapshot_at_every_frame(retain_first):
+    y, (x, w) = reused_leaf()
+    if retain_first:  # a second backward: the leaves start with a .grad
+        y.backward(retain_graph=True)
+    start = {"x (leaf)": x.grad, "w (leaf)": w.grad}
+    start = {name: None if g is None else g.detach().clone() for name, g in start.items()}
+    stepper = BackwardStepper(y, names={"x": x, "w": w})
+    boxes = picture_boxes(stepper)
+    leaves = {shown_lines(g, 0)[0]: g for g in boxes.values() if "(leaf)" in shown_lines(g, 0)[0]}
+    assert set(leaves) == {"x (leaf)", "w (leaf)"}
+    for k in range(stepper.num_steps + 1):
+        for name, leaf in (("x (leaf)", x), ("w (leaf)", w)):
+            # The engine's .grad after the last accumulation into this leaf at or before k.
+            updates = [s for s in stepper.steps[:k] if s.leaf is leaf]
+            grad = updates[-1].grad_after if updates else start[name]
+            expected = "grad None" if grad is None else "grad " + short_value(grad)
+            assert shown_lines(leaves[name], k)[-1] == expected
+    assert shown_lines(leaves["x (leaf)"], stepper.num_steps)[-1] == "grad " + short_value(x.grad)
+
+
+def test_an_op_box_shows_its_gradient_from_its_step_on():
+    y, _ = broadcast()
+    stepper = BackwardStepper(y)
+    boxes = picture_boxes(stepper)
+    for step in stepper.steps:
+        if isinstance(step.node, AccumulateGrad):
+            continue
+        box = boxes[f"mg-{stepper.graph.id_of[step.node]}"]
+        for k in range(stepper.num_steps + 1):
+            last = shown_lines(box, k)[-1]
+            assert last == ("grad " + short_value(step.grad_in) if k > step.index else "grad —")
+
+
 def test_layout_is_computed_once(monkeypatch):
     calls = []
-    real_run_check = execute.run_check
+    real_popen = subprocess.Popen
 
-    def counting_run_check(cmd, *args, **kwargs):
-        calls.append(cmd)
-        return real_run_check(cmd, *args, **kwargs)
+    def counting_popen(command, *args, **kwargs):
+        calls.append(command)
+        return real_popen(command, *args, **kwargs)
 
-    monkeypatch.setattr(execute, "run_check", counting_run_check)
+    monkeypatch.setattr(subprocess, "Popen", counting_popen)
     y, _ = broadcast()
     stepper = BackwardStepper(y)
     assert len(calls) == 1 and "dot" in str(calls[0][0])
-    positions = [node_positions(re.search(r"<svg.*</svg>", f, re.S)[0]) for f in stepper.frames]
-    assert len(positions[0]) == len(stepper.graph.nodes)
-    assert all(p == positions[0] for p in positions)
+    # One picture, with every box; the frames are stylesheets and panels, no pictures.
+    assert stepper.picture.count("<svg") == 1
+    assert {f"mg-{i}" for i in stepper.graph.nodes} <= set(picture_boxes(stepper))
+    assert not any("<svg" in frame for frame in stepper.frames)
 
 
 def test_frames_are_identical_across_runs():
     def frames():
         x = mg.tensor(2.0, requires_grad=True)
-        return BackwardStepper(x * x + x, names={"x": x}).frames
+        stepper = BackwardStepper(x * x + x, names={"x": x})
+        # Each stepper's stylesheets name its own picture, by a number of its own.
+        assert stepper.scope in stepper.picture
+        assert all(stepper.scope in frame for frame in stepper.frames[1:])
+        everything = [stepper.picture, *stepper.frames]
+        return [part.replace(stepper.scope, "SCOPE") for part in everything], stepper.scope
 
-    assert frames() == frames()
+    (first, scope1), (second, scope2) = frames(), frames()
+    assert first == second and scope1 != scope2
+
+
+def test_mark_steps_refuses_texts_that_do_not_match_the_lines():
+    svg = '<svg width="1pt"><g id="a" class="node"><text x="1">one</text></g></svg>'
+    with pytest.raises(ValueError, match="1 lines of text, 2 were given"):
+        mark_steps(svg, {}, {"a": [[(0, "one")], [(0, "two")]]})
+    with pytest.raises(ValueError, match="start at step 0"):
+        mark_steps(svg, {}, {"a": [[(1, "one")]]})
 
 
 def test_widget_links_for_stepping_without_a_kernel():
@@ -190,6 +347,9 @@ def test_widget_links_for_stepping_without_a_kernel():
     links = {(l.source[1], l.target[1]) for l in stepper._links}
     assert ("value", "selected_index") in links and ("value", "value") in links
     assert len(stepper._stack.children) == stepper.num_steps + 1
+    # The picture sits above the frames, outside the Stack: it is the same in every frame.
+    assert stepper.children.index(stepper._picture) == stepper.children.index(stepper._stack) - 1
+    assert stepper._picture.value == stepper.picture
     stepper.step()
     assert stepper._stack.selected_index == stepper._play.value == 1
     assert repr(stepper).startswith("BackwardStepper(")
@@ -211,7 +371,7 @@ def test_random_control_sequences_stay_consistent():
         position = stepper.position
         assert 0 <= position <= stepper.num_steps
         assert stepper.current is (stepper.steps[position - 1] if position else None)
-        assert stepper.html == stepper.frames[position]
+        assert stepper.html == stepper.picture + stepper.frames[position]
         assert stepper._buttons["back"].disabled == (position == 0)
         assert stepper._buttons["step"].disabled == (position == stepper.num_steps)
 
