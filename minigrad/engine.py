@@ -313,6 +313,7 @@ def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor
     """Sum broadcast gradients back to each input's shape and cast them to its dtype."""
     if node.input_metadata is None:
         return grads
+    fitted: list[Tensor | None] | None = None  # a copy, made once a gradient needs fitting
     for i, (grad, (shape, dtype)) in enumerate(zip(grads, node.input_metadata, strict=True)):
         if grad is None:
             continue
@@ -332,8 +333,10 @@ def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor
             grad = grad.sum_to_size(shape)
         if grad._array.dtype != dtype:
             grad = grad.to(dtype)
-        grads = (*grads[:i], grad, *grads[i + 1 :])
-    return grads
+        if fitted is None:
+            fitted = list(grads)
+        fitted[i] = grad
+    return grads if fitted is None else tuple(fitted)
 
 
 def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
