@@ -357,15 +357,11 @@ class _Frames:
             for sender, grad in step.contributions:
                 if sender is None:  # the seed: it enters from the output box
                     self.edge_grad[self.arrow[(head, self.output_box.id, 0)]] = (1, grad)
-        # What each leaf's .grad holds along the pass: (position, .grad after that step).
+        # The steps each box and arrow takes part in, as the picture's classes (see RAN and
+        # the others above), the positions at which the text of a box may change, and what
+        # each leaf's .grad holds along the pass: (position, .grad after that step).
         boxes_of = {id(box.tensor): box for box in graph.nodes.values() if box.tensor is not None}
         self.accumulations: dict[str, list[tuple[int, Tensor | None]]] = {}
-        for step in self.steps:
-            if step.leaf is not None and id(step.leaf) in boxes_of:
-                box_id = boxes_of[id(step.leaf)].id
-                self.accumulations.setdefault(box_id, []).append((step.index + 1, step.grad_after))
-        # The steps each box and arrow takes part in, as the picture's classes (see RAN and
-        # the others above), and the positions at which the text of a box may change.
         written_at: dict[int, list[str]] = {}
         for edge, (when, _) in self.edge_grad.items():
             written_at.setdefault(when, []).append(edge)
@@ -381,6 +377,7 @@ class _Frames:
                 leaf = boxes_of[id(step.leaf)].id
                 self.classes[f"mg-{leaf}"].append(LEAF_UPDATED.format(position))
                 self.text_changes[leaf].append(position)
+                self.accumulations.setdefault(leaf, []).append((position, step.grad_after))
             for edge in written_at.get(position, []):
                 self.classes[f"mg-{edge}"].append(CARRIES.format(position))
                 if self.arrow_head[edge] == head:
