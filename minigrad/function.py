@@ -195,82 +195,52 @@ def _producer_name_of(node: Node) -> str:
 
 class Context:
     """What ``forward`` leaves for ``backward``: saved tensors and any plain attributes
-    (``ctx.dim = dim``), plus ``needs_input_grad`` as in PyTorch."""
+    (``ctx.dim = dim``), plus ``needs_input_grad`` as in PyTorch.
 
-    # Set by ``save_for_backward``, then turned into ``_saved`` when the node is made.
+    When the op is recorded, the context *is* its node, as in PyTorch (``ctx is
+    y.grad_fn``): a plain ``Context`` is only what ``forward`` gets when nothing is recorded.
+    """
+
+    needs_input_grad: tuple[bool, ...] = ()
+    # Set by ``save_for_backward``; the node turns it into ``_saved`` once the result exists.
     _to_save: tuple[Any, ...] = ()
-    _saved: list[SavedTensor | Tensor] | None = None
-    # A weak reference: the node owns its context, and a strong link back would make a
-    # reference cycle that keeps every finished graph alive until the garbage collector runs.
-    _node_ref: weakref.ref[Node] | None = None
-
-    def __init__(self, inputs: tuple[Any, ...]) -> None:
-        # Only which arguments need a gradient is kept, never the inputs themselves: a graph
-        # must not keep alive intermediate tensors that nobody else references.
-        Tensor = _tensor.Tensor
-        self.needs_input_grad = tuple(
-            [isinstance(value, Tensor) and value._requires_grad for value in inputs]
-        )
-        # Which arguments were Tensors: filled in by apply when it records a node.
-        self.input_is_tensor: tuple[bool, ...] = ()
-
-    @property
-    def _node(self) -> Node | None:
-        return None if self._node_ref is None else self._node_ref()
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``. Pass the numpy arrays ``forward`` received (they
         are saved as the Tensors they came from) or the array ``forward`` returns."""
         self._to_save = values
 
-    @property
-    def saved_tensors(self) -> tuple[Tensor, ...]:
-        if self._saved is None:
-            raise RuntimeError(FREED_GRAPH_MESSAGE)
-        node = self._node
-        assert node is not None
-        unpacked = []
-        for saved in self._saved:
-            if isinstance(saved, SavedTensor):
-                if saved.version_counter.value != saved.saved_version:
-                    raise saved.modified_error(node)
-                saved = saved.unpack(node)
-            unpacked.append(saved)
-        return tuple(unpacked)
 
-    def _resolve_saved(
-        self, origins: dict[int, Tensor], returned: Any, result: Tensor
-    ) -> list[SavedTensor | Tensor]:
-        """Turn what ``forward`` asked to save into Tensors, once the result exists:
-        ``returned`` is what forward returned, ``result`` the Tensor made of it."""
+class BackwardNode(Node, Context):
+    """The node a ``Function`` leaves in the graph, and the context its ``forward`` and
+    ``backward`` share: it keeps the saved tensors and runs ``backward`` on a gradient."""
+
+    # What was saved, as SavedTensors (or wrapped numbers); None once backward freed it.
+    _saved: list[SavedTensor | Tensor] | None = ()  # type: ignore[assignment]
+
+    def __init__(self, function: type[Function], inputs: tuple[Any, ...]) -> None:
+        # One pass over the inputs: where each Tensor's gradient goes, its shape and dtype
+        # (plain tuples: the engine compares them with each gradient's), and whether it
+        # needs a gradient. Never the inputs themselves: a graph must not keep alive
+        # intermediate tensors that nobody else references.
         Tensor = _tensor.Tensor
-        saved: list[SavedTensor | Tensor] = []
-        for value in self._to_save:
+        edges, metadata, needs_grad = [], [], []
+        for value in inputs:
             if isinstance(value, Tensor):
-                saved.append(SavedTensor(value))
-            elif value is returned:
-                saved.append(SavedTensor(result, is_result=True))
-            elif id(value) in origins:
-                tensor = origins[id(value)]
-                # A wrapped number (the 2 of x * 2) belongs to this op alone: nothing can
-                # change it in place, so it needs no version check.
-                saved.append(tensor if tensor._is_wrapped_number else SavedTensor(tensor))
-            else:  # a constant computed in forward: it has no history to protect
-                saved.append(Tensor(np.asarray(value)))
-        self._to_save = ()
-        return saved
-
-
-class BackwardNode(Node):
-    """The node a ``Function`` leaves in the graph: runs its ``backward`` with its context."""
-
-    had_saved_tensors = False
-
-    def __init__(self, function: type[Function], ctx: Context, next_functions: tuple[Edge, ...]):
-        super().__init__(next_functions)
+                edges.append(value._edge())
+                metadata.append((value._array.shape, value._array.dtype))
+                needs_grad.append(value._requires_grad)
+            else:
+                needs_grad.append(False)
+        self.next_functions = tuple(edges)
+        self.sequence_nr = next(_sequence_numbers)
         self.function = function
-        self.ctx = ctx
-        ctx._node_ref = weakref.ref(self)
+        self.input_metadata = tuple(metadata)
+        self.needs_input_grad = tuple(needs_grad)
+        # Which arguments were Tensors: numbers get no edge, and no gradient.
+        self.inputs_are_tensors = len(edges) == len(inputs)
+        if not self.inputs_are_tensors:
+            self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
 
     @property  # type: ignore[override]
     def formula(self) -> str:
@@ -279,33 +249,70 @@ class BackwardNode(Node):
     def name(self) -> str:
         # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
         # sum(x, dim) SumBackward1 in PyTorch, with the same derivative.
-        return getattr(self.ctx, "node_name", None) or self.function.node_name()
+        return getattr(self, "node_name", None) or self.function.node_name()
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        grads = self.function.backward(self.ctx, grad)
+        grads = self.function.backward(self, grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        is_tensor = self.ctx.input_is_tensor
-        if len(grads) != len(is_tensor):
+        if len(grads) != len(self.needs_input_grad):
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients "
-                f"(expected {len(is_tensor)}, got {len(grads)})"
+                f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
             )
         # next_functions holds an edge for Tensor arguments only; numbers get no gradient.
         # (Built-in ops get numbers as wrapped Tensors: then every gradient is kept as it is.)
-        if False in is_tensor:
-            grads = tuple(g for g, tensor in zip(grads, is_tensor, strict=True) if tensor)
+        if not self.inputs_are_tensors:
+            kept = zip(grads, self.input_is_tensor, strict=True)
+            grads = tuple(grad for grad, is_tensor in kept if is_tensor)
         return grads
 
+    @property
+    def saved_tensors(self) -> tuple[Tensor, ...]:
+        if self._saved is None:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        unpacked = []
+        for saved in self._saved:
+            if isinstance(saved, SavedTensor):
+                if saved.version_counter.value != saved.saved_version:
+                    raise saved.modified_error(self)
+                saved = saved.unpack(self)
+            unpacked.append(saved)
+        return tuple(unpacked)
+
+    def _save(self, arrays: Sequence[Any], inputs: tuple[Any, ...], returned: Any, result: Tensor):
+        """Turn what ``forward`` asked to save into Tensors, once the result exists:
+        ``arrays`` are what forward received for ``inputs``, ``returned`` what it returned,
+        ``result`` the Tensor made of it."""
+        Tensor = _tensor.Tensor
+        saved: list[SavedTensor | Tensor] = []
+        for value in self._to_save:
+            if isinstance(value, Tensor):
+                saved.append(SavedTensor(value))
+                continue
+            if value is returned:
+                saved.append(SavedTensor(result, is_result=True))
+                continue
+            for array, tensor in zip(arrays, inputs):
+                if value is array and isinstance(tensor, Tensor):
+                    # A wrapped number (the 2 of x * 2) belongs to this op alone: nothing
+                    # can change it in place, so it needs no version check.
+                    saved.append(tensor if tensor._is_wrapped_number else SavedTensor(tensor))
+                    break
+            else:  # a constant computed in forward: it has no history to protect
+                saved.append(Tensor(np.asarray(value)))
+        self._to_save = ()
+        self._saved = saved
+
     def saved_tensors_freed(self) -> bool:
-        return self.had_saved_tensors and self.ctx._saved is None
+        return self._saved is None
 
     def release_saved_tensors(self) -> None:
-        if self.ctx._saved:
-            self.ctx._saved = None
+        if self._saved:
+            self._saved = None
 
     def check_saved_versions(self) -> None:
-        for saved in self.ctx._saved or ():
+        for saved in self._saved or ():
             if isinstance(saved, SavedTensor) and (
                 saved.version_counter.value != saved.saved_version
             ):
@@ -350,31 +357,30 @@ class Function:
         recorded and an input requires them, attach a node that can run ``backward``.
         Keyword ``options`` (``dim=0``) are passed to ``forward`` and get no gradient."""
         Tensor = _tensor.Tensor
-        ctx = Context(args)
         arrays = cls.arrays_for_forward(args)
-        returned = cls.forward(ctx, *arrays, **options)
-        # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-        result_array = returned if isinstance(returned, np.ndarray) else np.asarray(returned)
         base = args[0] if cls.is_view else None
-        if not (True in ctx.needs_input_grad and is_grad_enabled()):
-            return Tensor._from_op(result_array, None, base)
-        # One pass over the Tensor arguments: where each one's gradient goes, its shape and
-        # dtype (plain tuples: the engine compares them with each gradient's), and which
-        # Tensor each array came from, so that saving an array saves its Tensor.
-        edges, metadata, origins, is_tensor = [], [], {}, []
-        for array, value in zip(arrays, args):
-            is_tensor.append(isinstance(value, Tensor))
-            if is_tensor[-1]:
-                edges.append(value._edge())
-                metadata.append((value._array.shape, value._array.dtype))
-                origins[id(array)] = value
-        ctx.input_is_tensor = tuple(is_tensor)
-        node = BackwardNode(cls, ctx, tuple(edges))
-        node.input_metadata = tuple(metadata)
-        result = Tensor._from_op(result_array, node, base)
-        ctx._saved = ctx._resolve_saved(origins, returned, result)
-        node.had_saved_tensors = bool(ctx._saved)
-        return result
+        if is_grad_enabled() and _any_requires_grad(args):
+            node = BackwardNode(cls, args)
+            returned = cls.forward(node, *arrays, **options)
+            result = Tensor._from_op(_as_array(returned), node, base)
+            if node._to_save:
+                node._save(arrays, args, returned, result)
+            return result
+        returned = cls.forward(Context(), *arrays, **options)
+        return Tensor._from_op(_as_array(returned), None, base)
+
+
+def _any_requires_grad(args: tuple[Any, ...]) -> bool:
+    Tensor = _tensor.Tensor
+    for value in args:
+        if isinstance(value, Tensor) and value._requires_grad:
+            return True
+    return False
+
+
+def _as_array(returned: Any) -> np.ndarray:
+    # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+    return returned if type(returned) is np.ndarray else np.asarray(returned)
 
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,

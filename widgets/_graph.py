@@ -346,11 +346,11 @@ def constant_input(node: Node) -> Tensor | None:
     >>> constant_input((x + 3).grad_fn) is None  # an addition saves nothing
     True
     """
-    if not isinstance(node, BackwardNode) or not node.ctx._saved:
+    if not isinstance(node, BackwardNode) or not node._saved:
         return None
     slots = [i for i, (child, _) in enumerate(node.next_functions) if child is None]
     saved: list[Tensor] = []
-    for entry in node.ctx._saved:
+    for entry in node._saved:
         if isinstance(entry, SavedTensor):
             unchanged = entry.version_counter.value == entry.saved_version
             if entry.tensor is not None and not entry.requires_grad and unchanged:

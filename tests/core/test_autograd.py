@@ -181,6 +181,35 @@ def test_custom_function():
     assert (g.item(), gg.item()) == (12.0, 12.0)
 
 
+def test_a_recorded_context_is_the_grad_fn_as_in_pytorch():
+    contexts = []
+
+    class Scale(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, factor):
+            contexts.append(ctx)
+            ctx.factor = factor
+            ctx.save_for_backward(x)
+            return x * factor
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * ctx.factor, None
+
+    x = mg.tensor(2.0, requires_grad=True)
+    y = Scale.apply(x, 3.0)
+    assert y.grad_fn is contexts[0]
+    assert (y.grad_fn.factor, y.grad_fn.needs_input_grad) == (3.0, (True, False))
+    assert y.grad_fn.saved_tensors[0] is x
+    with mg.no_grad():
+        z = Scale.apply(x, 3.0)
+    assert z.grad_fn is None and contexts[1] is not contexts[0]
+    y.backward()
+    assert x.grad.item() == 3.0
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph"):
+        _ = y.grad_fn.saved_tensors
+
+
 def test_int_operand_never_gets_a_gradient():
     w = mg.tensor([1.0, 2.0], requires_grad=True)
     x = mg.tensor([3, 4])

@@ -88,16 +88,16 @@ def test_saved_tensors_are_released_after_backward():
     y = h * h
     node = y.grad_fn
     saved_h = weakref.ref(h)
-    assert node.ctx._saved is not None
+    assert node._saved is not None
     del h
     assert saved_h() is not None  # the Mul node keeps its saved input alive ...
     y.backward()
-    assert node.ctx._saved is None
+    assert node._saved is None
     assert saved_h() is None  # ... and lets it go after backward
     with pytest.raises(RuntimeError, match="^Trying to backward through the graph"):
         y.backward()
     with pytest.raises(RuntimeError) as error:
-        _ = node.ctx.saved_tensors
+        _ = node.saved_tensors
     assert str(error.value) == FREED_GRAPH_MESSAGE
 
 
@@ -108,7 +108,7 @@ def test_retain_graph_keeps_saved_tensors(gc_disabled):
     saved_h = weakref.ref(h)
     del h
     y.backward(retain_graph=True)
-    assert saved_h() is not None and y.grad_fn.ctx._saved is not None
+    assert saved_h() is not None and y.grad_fn._saved is not None
     y.backward()
     assert saved_h() is None
     assert x.grad.item() == pytest.approx(2 * 2 * x.detach().exp().item() ** 2, rel=1e-6)
