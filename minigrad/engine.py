@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .function import AccumulateGrad, BackwardNode, CopyBackwards, Node
-from .grad_mode import _set_enabled, is_grad_enabled, no_grad
+from .grad_mode import _set_enabled, is_grad_enabled, no_grad, set_grad_enabled
 from .ops import Op
 from .tensor import Tensor, as_tensor_like
 
@@ -147,15 +147,32 @@ class BackwardPass:
                 node.check_saved_versions()
 
     def __iter__(self) -> Iterator[Step]:
+        """The steps one at a time. Each node runs in the pass's grad mode (recording only
+        with ``create_graph``); between steps the caller's mode is back in force."""
+        steps = self._steps()
+        while True:
+            caller_mode = is_grad_enabled()
+            _set_enabled(self.create_graph)
+            try:
+                step = next(steps, None)
+            finally:
+                _set_enabled(caller_mode)
+            if step is None:
+                return
+            yield step
+
+    def _steps(self) -> Iterator[Step]:
+        """The pass itself, run in whatever grad mode is set (see ``__iter__`` and ``run``)."""
         arrivals: dict[Node, list[tuple[Node | None, Tensor | None]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
         tie_breaker = itertools.count()
+        dependencies, needed = self.dependencies, self.needed
 
         def deliver(node: Node, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
             arrivals.setdefault(node, []).append((sender, grad))
             if counted:
-                self.dependencies[node] -= 1
-            if self.dependencies[node] == 0:
+                dependencies[node] -= 1
+            if dependencies[node] == 0:
                 # Leaves first, then the newest node: the order PyTorch's engine uses.
                 first = 0 if isinstance(node, AccumulateGrad) else 1
                 heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
@@ -172,19 +189,13 @@ class BackwardPass:
             contributions = [(s, g) for s, g in arrivals.pop(node) if g is not None]
             if not contributions:  # nothing but "no gradient" arrived: pass that on
                 for child, _ in node.next_functions:
-                    if child is not None and child in self.needed:
+                    if child is not None and child in needed:
                         deliver(child, node, None, counted=True)
                 continue
-            # The node runs in the pass's grad mode; the caller's is back before the yield.
-            caller_mode = is_grad_enabled()
-            _set_enabled(self.create_graph)
-            try:
-                step = self._run_node(index, node, contributions)
-            finally:
-                _set_enabled(caller_mode)
+            step = self._run_node(index, node, contributions)
             fresh: set[int] | None = None  # looked for only when a leaf is sent a gradient
             for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
-                if child is not None and child in self.needed:
+                if child is not None and child in needed:
                     if self.adopt_fresh_gradients and isinstance(child, AccumulateGrad):
                         if fresh is None:
                             fresh = _fresh_gradients(step)
@@ -238,8 +249,10 @@ class BackwardPass:
     def run(self) -> list[Tensor | None] | None:
         """Run the whole pass; return the captured gradients in ``autograd.grad`` mode."""
         self.adopt_fresh_gradients = True
-        for _ in self:
-            pass
+        # Nobody runs code between the steps here, so the pass's mode is set once.
+        with set_grad_enabled(self.create_graph):
+            for _ in self._steps():
+                pass
         return self.captured if self.inputs is not None else None
 
     def _check_unused(self) -> None:

@@ -37,29 +37,31 @@ class Elementwise(Op):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         arrays = [a._array for a in args]
-        if _same_float_type_and_shape(args, arrays):  # the common case, decided at once
+        if _keeps_the_first_float_type(args, arrays):  # the common case, decided at once
             dtype = cls.computation_dtype(arrays[0].dtype)
-            return [b if b.dtype == dtype else b.astype(dtype) for b in arrays]
-        broadcast_shape(*(b.shape for b in arrays))
-        dtype = cls.computation_dtype(dtypes.result_type(list(args)))
-        return [b.astype(dtype, copy=False) for b in arrays]
+        else:
+            dtype = cls.computation_dtype(dtypes.result_type(list(args)))
+        shape = arrays[0].shape
+        for array in arrays:
+            if array.shape != shape and array.ndim != 0:  # broadcasting: check it can
+                broadcast_shape(*(b.shape for b in arrays))
+                break
+        return [b if b.dtype == dtype else b.astype(dtype) for b in arrays]
 
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
         return promoted
 
 
-def _same_float_type_and_shape(args: tuple[Tensor, ...], arrays: list[np.ndarray]) -> bool:
+def _keeps_the_first_float_type(args: tuple[Tensor, ...], arrays: list[np.ndarray]) -> bool:
     """Whether the first operand is a float tensor and every other one either has its dtype
-    and shape, or is a number or a 0-d tensor of its dtype: then promotion keeps that dtype
-    (a Python number never raises a float tensor's dtype) and no shape can clash."""
-    dtype, shape = arrays[0].dtype, arrays[0].shape
+    or is a number: then promotion keeps that dtype (a Python number never raises a float
+    tensor's dtype)."""
+    dtype = arrays[0].dtype
     if dtype.kind != "f" or args[0]._is_wrapped_number:
         return False
     for operand, array in zip(args, arrays):
         if array.dtype != dtype and not operand._is_wrapped_number:
-            return False
-        if array.shape != shape and array.ndim != 0:
             return False
     return True
 

@@ -110,10 +110,14 @@ class Tensor:
     @classmethod
     def _from_op(cls, array: np.ndarray, node: Node | None, base: Tensor | None) -> Tensor:
         """The result of an op: with ``node`` as its ``grad_fn`` when recorded."""
-        result = cls(array)
+        # __init__'s work, inlined: every op makes a tensor, and its result never needs
+        # requires_grad_'s checks.
+        result = object.__new__(cls)
+        result._array = array
+        result._version = VersionCounter()
+        result._requires_grad = node is not None
         if node is not None:
             result.grad_fn = node
-            result._requires_grad = True
         if base is not None and np.shares_memory(array, base._array):
             result._base = base if base._base is None else base._base
             result._version = base._version
