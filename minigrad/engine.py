@@ -212,7 +212,8 @@ class BackwardPass:
         grad_in = contributions[0][1]
         for _, more in contributions[1:]:
             grad_in = grad_in + more
-        for hook in _hooks_for(node):
+        is_leaf = isinstance(node, AccumulateGrad)
+        for hook in node.variable._hooks if is_leaf else node.tensor_pre_hooks:
             replaced = hook(grad_in)
             if replaced is not None:
                 grad_in = replaced
@@ -222,7 +223,7 @@ class BackwardPass:
         if node in self.targets:
             self.captured[self.targets[node]] = grad_in if self.create_graph else grad_in.detach()
         frozen = tuple(contributions)
-        if isinstance(node, AccumulateGrad):
+        if is_leaf:
             if self.inputs is not None:
                 return Step(index, node, frozen, grad_in, ())
             leaf = node.variable
@@ -235,13 +236,7 @@ class BackwardPass:
             return Step(index, node, frozen, grad_in, (), leaf, before, after)
         if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-        # An input that needs no gradient (a number, a constant) is sent None, whatever
-        # the op's backward returned for it.
-        sent = [
-            None if child is None else grad
-            for (child, _), grad in zip(node.next_functions, node(grad_in), strict=True)
-        ]
-        grads_out = _fit_to_inputs(node, tuple(sent))
+        grads_out = _gradients_to_send(node, node(grad_in))
         if not self.retain_graph:
             node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out)
@@ -316,40 +311,36 @@ def _post_order(roots: Iterator[Node]) -> list[Node]:
     return order
 
 
-def _hooks_for(node: Node) -> list[Any]:
-    if isinstance(node, AccumulateGrad):
-        return node.variable._hooks
-    return node.tensor_pre_hooks
-
-
-def _fit_to_inputs(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
-    """Sum broadcast gradients back to each input's shape and cast them to its dtype."""
-    if node.input_metadata is None:
-        return grads
-    fitted: list[Tensor | None] | None = None  # a copy, made once a gradient needs fitting
-    for i, (grad, (shape, dtype)) in enumerate(zip(grads, node.input_metadata, strict=True)):
-        if grad is None:
+def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
+    """What ``node`` sends to each of its ``next_functions``, given what its backward
+    returned: each gradient summed back to its input's shape if that was broadcast, and cast
+    to its dtype. An input that needs no gradient (a number, a constant) is sent None,
+    whatever the backward returned for it."""
+    metadata = node.input_metadata
+    sent: list[Tensor | None] = []
+    for i, ((child, _), grad) in enumerate(zip(node.next_functions, grads, strict=True)):
+        if child is None or grad is None:
+            sent.append(None)
             continue
         if not isinstance(grad, Tensor):
             raise TypeError(
                 f"function {node.name()} returned a gradient that is not a Tensor "
                 f"at index {i}: {type(grad).__name__}"
             )
-        if grad._array.shape == shape and grad._array.dtype == dtype:
-            continue  # the common case: the gradient fits as it is
-        if grad._array.shape != shape:  # only a broadcast gradient needs summing
-            if not _can_sum_to(grad.shape, shape):
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i} - "
-                    f"got {list(grad.shape)} but expected shape compatible with {list(shape)}"
-                )
-            grad = grad.sum_to_size(shape)
-        if grad._array.dtype != dtype:
-            grad = grad.to(dtype)
-        if fitted is None:
-            fitted = list(grads)
-        fitted[i] = grad
-    return grads if fitted is None else tuple(fitted)
+        if metadata is not None:
+            shape, dtype = metadata[i]
+            if grad._array.shape != shape:  # only a broadcast gradient needs summing
+                if not _can_sum_to(grad.shape, shape):
+                    raise RuntimeError(
+                        f"Function {node.name()} returned an invalid gradient at index {i} - "
+                        f"got {list(grad.shape)} but expected shape compatible with "
+                        f"{list(shape)}"
+                    )
+                grad = grad.sum_to_size(shape)
+            if grad._array.dtype != dtype:
+                grad = grad.to(dtype)
+        sent.append(grad)
+    return tuple(sent)
 
 
 def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:

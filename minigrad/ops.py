@@ -54,14 +54,14 @@ class Elementwise(Op):
 
 
 def _keeps_the_first_float_type(args: tuple[Tensor, ...], arrays: list[np.ndarray]) -> bool:
-    """Whether the first operand is a float tensor and every other one either has its dtype
-    or is a number: then promotion keeps that dtype (a Python number never raises a float
-    tensor's dtype)."""
+    """Whether the first operand is a float tensor and every other one either has its dtype,
+    is a bool tensor (a mask) or is a number: then promotion keeps that dtype (neither a
+    bool nor a Python number raises a float tensor's dtype)."""
     dtype = arrays[0].dtype
     if dtype.kind != "f" or args[0]._is_wrapped_number:
         return False
     for operand, array in zip(args, arrays):
-        if array.dtype != dtype and not operand._is_wrapped_number:
+        if array.dtype != dtype and array.dtype.kind != "b" and not operand._is_wrapped_number:
             return False
     return True
 

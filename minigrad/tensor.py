@@ -142,7 +142,7 @@ class Tensor:
             array = np.array(value, dtype=np.int64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = cls(array)
+        wrapped = cls._from_op(array, None, None)
         wrapped._is_wrapped_number = True
         return wrapped
 
