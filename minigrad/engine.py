@@ -116,7 +116,7 @@ class BackwardPass:
     def _plan(self) -> None:
         """Count, for each node, how many gradients it must wait for, and check that every
         node that will run still has its saved tensors, unmodified."""
-        order = _post_order(node for node, _ in self.roots)
+        order, self.dependencies = _post_order(node for node, _ in self.roots)
         if self.inputs is None:
             self.needed = set(order)
         else:  # only the nodes on a path to one of the inputs need to run
@@ -126,11 +126,6 @@ class BackwardPass:
                     child in self.needed for child, _ in node.next_functions
                 ):
                     self.needed.add(node)
-        self.dependencies = dict.fromkeys(order, 0)
-        for node in order:
-            for child, _ in node.next_functions:
-                if child is not None:
-                    self.dependencies[child] += 1
         # In autograd.grad's mode, a node whose inputs lead to none of the inputs asked for
         # only delivers its gradient: it does not run its backward.
         self.not_run = {
@@ -140,11 +135,7 @@ class BackwardPass:
         }
         for node in self.needed:
             if node not in self.not_run:
-                if node.saved_tensors_freed():
-                    from .function import FREED_GRAPH_MESSAGE
-
-                    raise RuntimeError(FREED_GRAPH_MESSAGE)
-                node.check_saved_versions()
+                node.check_saved_tensors()
 
     def __iter__(self) -> Iterator[Step]:
         """The steps one at a time. Each node runs in the pass's grad mode (recording only
@@ -286,29 +277,34 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
     return grad
 
 
-def _post_order(roots: Iterator[Node]) -> list[Node]:
-    """Every node reachable from ``roots``, each after all of its ``next_functions``.
+def _post_order(roots: Iterator[Node]) -> tuple[list[Node], dict[Node, int]]:
+    """Every node reachable from ``roots``, each after all of its ``next_functions``, and
+    for each node the number of edges that lead to it (the gradients it will wait for).
 
     An explicit stack instead of recursion: a chain of 100 000 ops is an ordinary graph.
     """
     order: list[Node] = []
-    visited: set[Node] = set()
+    edges_in: dict[Node, int] = {}
     for root in roots:
-        if root in visited:
+        if root in edges_in:
             continue
-        visited.add(root)
+        edges_in[root] = 0
         stack = [(root, iter(root.next_functions))]
         while stack:
             node, children = stack[-1]
             for child, _ in children:
-                if child is not None and child not in visited:
-                    visited.add(child)
+                if child is None:
+                    continue
+                if child in edges_in:
+                    edges_in[child] += 1
+                else:
+                    edges_in[child] = 1
                     stack.append((child, iter(child.next_functions)))
                     break
             else:
                 stack.pop()
                 order.append(node)
-    return order
+    return order, edges_in
 
 
 def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:

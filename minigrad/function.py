@@ -100,8 +100,8 @@ class Node:
     def release_saved_tensors(self) -> None:
         pass
 
-    def check_saved_versions(self) -> None:
-        pass
+    def check_saved_tensors(self) -> None:
+        """Raise PyTorch's error if a saved tensor was freed or modified in place."""
 
 
 class AccumulateGrad(Node):
@@ -311,8 +311,10 @@ class BackwardNode(Node, Context):
         if self._saved:
             self._saved = None
 
-    def check_saved_versions(self) -> None:
-        for saved in self._saved or ():
+    def check_saved_tensors(self) -> None:
+        if self._saved is None:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        for saved in self._saved:
             if isinstance(saved, SavedTensor) and (
                 saved.version_counter.value != saved.saved_version
             ):
