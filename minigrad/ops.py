@@ -37,7 +37,14 @@ class Elementwise(Op):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         arrays = [a._array for a in args]
-        if _keeps_the_first_float_type(args, arrays):  # the common case, decided at once
+        first = arrays[0]
+        for array in arrays:
+            if array.dtype != first.dtype or array.shape != first.shape:
+                break
+        else:  # the most common case: operands alike, nothing to promote or broadcast
+            if cls.computation_dtype(first.dtype) == first.dtype:
+                return arrays
+        if _keeps_the_first_float_type(args, arrays):  # the next most common one
             dtype = cls.computation_dtype(arrays[0].dtype)
         else:
             dtype = cls.computation_dtype(dtypes.result_type(list(args)))
