@@ -464,9 +464,7 @@ class Tensor:
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
                 f"desired output type {dtypes.scalar_type_name(self.dtype)}"
             )
-        np.copyto(
-            self._array, np.broadcast_to(result._array, self._array.shape), casting="same_kind"
-        )
+        np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version.bump()
         if recorded:
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
