@@ -759,7 +759,7 @@ class Dot(Op):
 
 
 class Bmm(Op):
-    """Batched products of arrays with 3 or more dimensions (batch dims broadcast)."""
+    """Batched products: ``matmul`` gives it two 3-d operands with the same batch size."""
 
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
 
@@ -782,28 +782,95 @@ class Bmm(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         a, b = ctx.saved_tensors
-        return grad @ b.transpose(-1, -2), a.transpose(-1, -2) @ grad
+        grad_a = Bmm.apply(grad, b.transpose(-1, -2)) if ctx.needs_input_grad[0] else None
+        grad_b = Bmm.apply(a.transpose(-1, -2), grad) if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """``a @ b`` for 1-d and 2-d tensors and batches, choosing PyTorch's node for each case."""
+    """``a @ b``, decomposed into the ops PyTorch's ``matmul`` records for each case.
+
+    1-d and 2-d operands are one ``dot``, ``mv`` or ``mm``. When one operand has batch
+    dimensions and the other has none, PyTorch folds the batch into the rows of one ``mm``
+    (or ``mv``) where that costs no copy, or where the other operand requires grad (see
+    ``_should_fold``); everything else is expanded to common batch dimensions and goes
+    through one ``bmm``.
+    """
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D"
         )
     if a.ndim == 1 and b.ndim == 1:
         return Dot.apply(a, b)
-    if a.ndim == 2 and b.ndim == 2:
-        return Mm.apply(a, b)
     if a.ndim == 2 and b.ndim == 1:
         return Mv.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return SqueezeInPlace.apply(Mm.apply(a.unsqueeze(0), b), dim=0)
-    if a.ndim == 1:
-        return Bmm.apply(a.unsqueeze(0), b).squeeze(-2)
-    if b.ndim == 1:
-        return Bmm.apply(a, b.unsqueeze(-1)).squeeze(-1)
-    return Bmm.apply(a, b)
+    if a.ndim == 2 and b.ndim == 2:
+        return Mm.apply(a, b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    if a.ndim == 3 and b.ndim == 3 and a.shape[0] != b.shape[0]:
+        # A batch of one that requires grad is squeezed, so that its gradient is no sum
+        # over the other operand's batch.
+        if a.shape[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if b.shape[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's rule (``should_fold`` in ATen's LinearAlgebra.cpp) for folding the larger
+    operand's batch into one matrix."""
+    a_larger = a.ndim >= b.ndim
+    larger = a if a_larger else b.mT
+    smaller = b if a_larger else a
+    if not (larger.ndim >= 3 and smaller.ndim <= 2):
+        return False
+    if smaller.requires_grad:  # folding keeps the smaller one's gradient a plain mm
+        return True
+    if a.ndim == 2:  # folding b would need a transposed copy of the result
+        return False
+    if larger.numel() == 0:
+        return True
+    # The batch dimensions fold into the rows without a copy only if they are contiguous.
+    array = larger._array
+    strides = [stride // array.itemsize for stride in array.strides]
+    return all(strides[i] == strides[i + 1] * array.shape[i + 1] for i in range(array.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim  # then compute (bᵀ @ aᵀ)ᵀ, folding bᵀ
+    larger = b.mT if transpose else a
+    smaller = (a.t() if a.ndim == 2 else a) if transpose else b
+    output_shape = list(larger.shape[:-1])
+    folded = larger.reshape(int(np.prod(output_shape, dtype=np.int64)), larger.shape[-1])
+    if smaller.ndim == 1:
+        return UnsafeView.apply(Mv.apply(folded, smaller), shape=tuple(output_shape))
+    output_shape.append(smaller.shape[1])
+    output = UnsafeView.apply(Mm.apply(folded, smaller), shape=tuple(output_shape))
+    return output.mT.contiguous() if transpose else output
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    n = a.shape[-2] if a.ndim > 1 else 1
+    m1 = a.shape[-1]
+    m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch = list(broadcast_shape(a.shape[: max(a.ndim - 2, 0)], b.shape[: max(b.ndim - 2, 0)]))
+    batch_size = int(np.prod(batch, dtype=np.int64))
+    a_batched = a.expand(*batch, n, m1).reshape(batch_size, n, m1)
+    vector_rhs = b.ndim == 1
+    if vector_rhs:
+        b_batched = b.expand(*batch, m2).reshape(batch_size, m2).unsqueeze(2)
+    else:
+        b_batched = b.expand(*batch, m2, p).reshape(batch_size, m2, p)
+    output_shape = batch + ([n] if a.ndim > 1 else []) + ([p] if b.ndim > 1 else [])
+    product = Bmm.apply(a_batched, b_batched)
+    if vector_rhs:
+        product = product.squeeze(-1)
+    return UnsafeView.apply(product, shape=tuple(output_shape))
 
 
 # ---------------------------------------------------------------------------------------

@@ -816,6 +816,20 @@ class Tensor:
     def clone(self) -> Tensor:
         return ops.Clone.apply(self)
 
+    def is_contiguous(self) -> bool:
+        """Whether the elements lie in memory row after row, with no gaps (C order)."""
+        return bool(self._array.flags.c_contiguous)
+
+    def contiguous(self) -> Tensor:
+        """This tensor if its memory is contiguous, else a contiguous copy (``CloneBackward0``).
+
+        >>> import minigrad as mg
+        >>> m = mg.ones(2, 3, requires_grad=True)
+        >>> m.contiguous() is m, m.T.contiguous().grad_fn
+        (True, <CloneBackward0 object>)
+        """
+        return self if self.is_contiguous() else self.clone()
+
     def to(self, dtype: Any) -> Tensor:
         target = dtypes.to_dtype(dtype)
         if target.numpy == self._array.dtype:

@@ -12,8 +12,8 @@ both libraries in lockstep (float64); then a loss is differentiated three ways:
 
 Values, derivatives, ``requires_grad``, ``is_leaf`` and the forward graph (``grad_fn`` names
 and the shape of ``next_functions``) must agree. Where minigrad deliberately differs (see the
-top of tests/parity/test_names_and_errors.py: batched matmul's nodes, ``t[i] = v``, and the
-nodes of derivative graphs) only the names are left uncompared, never the values.
+top of tests/parity/test_names_and_errors.py: ``t[i] = v`` and the nodes of derivative
+graphs) only the names are left uncompared, never the values.
 
 The decisions that depend on values (is this tensor positive enough for ``log``?) are taken
 from minigrad's values and applied to both, so the two programs are always the same.
@@ -352,15 +352,8 @@ def step(p: Program) -> None:
             columns = p.draw(st.sampled_from([None, 1, 2, 3]), label="columns")
             shape = (v.shape[-1],) if columns is None else (v.shape[-1], columns)
             y = new_leaf(p, shape, requires_grad=True)
-        batched = v.ndim > 2 or y.values.ndim > 2
         m, t = x.m @ y.m, x.t @ y.t
-        # Batched products: a documented difference in node names (values still compared).
-        p.add(
-            m,
-            t,
-            names_match and y.names_match and not batched,
-            f"v{p.pool.index(x)} @ v{p.pool.index(y)}",
-        )
+        p.add(m, t, names_match and y.names_match, f"v{p.pool.index(x)} @ v{p.pool.index(y)}")
     elif kind == "join":
         if v.ndim == 0:
             return

@@ -2,9 +2,6 @@
 
 Known differences, documented here and in the lead's report:
 
-- Batched matmul (an operand with 3 or more dims): minigrad records one BmmBackward0 (with
-  an unsqueeze/squeeze for a 1-d operand); PyTorch records views, expands, BmmBackward0 or
-  MmBackward0 and UnsafeViewBackward0. Values and gradients agree (test_parity.py).
 - Graphs of derivatives (create_graph=True): PyTorch's derivative formulas are nodes of
   their own (TanhBackwardBackward0, ...); minigrad's backward is written with Tensor ops,
   so its derivative graphs are made of MulBackward0, RsubBackward1, ...

@@ -5,9 +5,7 @@ and the tree of grad_fn names along the whole graph, for the outputs and for the
 derivatives made with create_graph=True, whose own gradients (double backward) are
 compared as well.
 
-Known, documented differences (not tested here, see test_names_and_errors.py):
-batched matmul (3-d and more) records one BmmBackward0 where PyTorch records a composition
-of views, expands and BmmBackward0/MmBackward0; so the graphs here use 1-d and 2-d matmul.
+The known, documented differences are listed in test_names_and_errors.py.
 """
 
 import re
@@ -263,23 +261,46 @@ def test_matmul_kinds(shape_a, shape_b, names):
         assert_same_tensor(m, t, derivative=True)
 
 
-@pytest.mark.parametrize(
-    ("shape_a", "shape_b"),
-    [((2, 2, 3), (2, 3, 4)), ((2, 2, 3), (3,)), ((3,), (2, 3, 4)), ((2, 2, 3), (3, 4))],
-)
-def test_batched_matmul_values_and_gradients(shape_a, shape_b):
-    """Values and gradients agree; the grad_fn names do not (documented difference: minigrad
-    records one BmmBackward0, PyTorch a composition of views and products)."""
+BATCHED_SHAPES = [
+    ((2, 2, 3), (2, 3, 4)),  # the same batch: expand, reshape, bmm
+    ((2, 2, 3), (3,)),  # a batch times a vector: folded into one mv
+    ((3,), (2, 3, 4)),
+    ((2, 2, 3), (3, 4)),  # a batch times a matrix: folded into one mm
+    ((5, 3), (2, 3, 4)),  # a matrix times a batch: folded, transposed back and copied
+    ((2, 1, 2, 3), (2, 3, 4)),  # batches that broadcast
+    ((1, 2, 3), (2, 3, 4)),  # a batch of one: squeezed when it requires grad
+    ((2, 2, 3), (1, 3, 4)),
+]
+
+
+@pytest.mark.parametrize(("shape_a", "shape_b"), BATCHED_SHAPES)
+@pytest.mark.parametrize("requires_grad", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("transposed", [False, True], ids=["contiguous", "transposed"])
+def test_batched_matmul_matches_torch(shape_a, shape_b, requires_grad, transposed):
+    """PyTorch's matmul folds, squeezes or expands a batch depending on the shapes, on which
+    operand requires grad and on the first operand's memory layout: the same nodes here."""
     rng = np.random.default_rng(1)
     arrays = [rng.normal(size=shape_a), rng.normal(size=shape_b)]
     results = []
     for L in (mg, torch):
-        a, b = (L.tensor(x, dtype=L.float64, requires_grad=True) for x in arrays)
+        leaves = [
+            L.tensor(x, dtype=L.float64, requires_grad=r) for x, r in zip(arrays, requires_grad)
+        ]
+        a, b = leaves
+        if transposed and a.ndim >= 2:  # the same values, stored column after column
+            leaves[0] = L.tensor(
+                np.swapaxes(arrays[0], -1, -2).copy(), requires_grad=requires_grad[0]
+            )
+            a = leaves[0].transpose(-1, -2)
         out = a @ b
         (out.sin() * out).sum().backward()
-        results.append((out, a.grad, b.grad))
-    for m, t in zip(*results):
-        np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=RTOL, atol=ATOL)
+        results.append((out, [leaf.grad for leaf in leaves]))
+    (mine, mine_grads), (theirs, torch_grads) = results
+    assert_same_tensor(mine, theirs)
+    for m, t in zip(mine_grads, torch_grads):
+        assert (m is None) == (t is None)
+        if m is not None:
+            np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=RTOL, atol=ATOL)
 
 
 def test_backward_create_graph_parity():
