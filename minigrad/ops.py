@@ -824,18 +824,18 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
     """PyTorch's rule (``should_fold`` in ATen's LinearAlgebra.cpp) for folding the larger
     operand's batch into one matrix."""
     a_larger = a.ndim >= b.ndim
-    larger = a if a_larger else b.mT
+    # Only looked at, never recorded: the larger operand as it would be folded.
+    array = a._array if a_larger else np.swapaxes(b._array, -1, -2)
     smaller = b if a_larger else a
-    if not (larger.ndim >= 3 and smaller.ndim <= 2):
+    if not (array.ndim >= 3 and smaller.ndim <= 2):
         return False
     if smaller.requires_grad:  # folding keeps the smaller one's gradient a plain mm
         return True
     if a.ndim == 2:  # folding b would need a transposed copy of the result
         return False
-    if larger.numel() == 0:
+    if array.size == 0:
         return True
     # The batch dimensions fold into the rows without a copy only if they are contiguous.
-    array = larger._array
     strides = [stride // array.itemsize for stride in array.strides]
     return all(strides[i] == strides[i + 1] * array.shape[i + 1] for i in range(array.ndim - 2))
 
