@@ -162,6 +162,10 @@ class SavedTensor:
         """``DoubleTensor [3]``, for the error message: made only when one is raised."""
         return _tensor.Tensor(self.array).type_description()
 
+    def is_modified(self) -> bool:
+        """Whether the tensor was changed in place since it was saved."""
+        return self.version_counter.value != self.saved_version
+
     def unpack(self, node: Node) -> Tensor:
         if self.tensor is not None:
             return self.tensor
@@ -217,6 +221,9 @@ class BackwardNode(Node, Context):
 
     # What was saved, as SavedTensors (or wrapped numbers); None once backward freed it.
     _saved: list[SavedTensor | Tensor] | None = ()  # type: ignore[assignment]
+    # Which arguments were Tensors, when some were not (a user's Function given a number):
+    # numbers get no edge and no gradient. None when every argument is a Tensor.
+    input_is_tensor: tuple[bool, ...] | None = None
 
     def __init__(self, function: type[Function], inputs: tuple[Any, ...]) -> None:
         # One pass over the inputs: where each Tensor's gradient goes, its shape and dtype
@@ -232,14 +239,11 @@ class BackwardNode(Node, Context):
                 needs_grad.append(value._requires_grad)
             else:
                 needs_grad.append(False)
-        self.next_functions = tuple(edges)
-        self.sequence_nr = next(_sequence_numbers)
+        super().__init__(tuple(edges))
         self.function = function
         self.input_metadata = tuple(metadata)
         self.needs_input_grad = tuple(needs_grad)
-        # Which arguments were Tensors: numbers get no edge, and no gradient.
-        self.inputs_are_tensors = len(edges) == len(inputs)
-        if not self.inputs_are_tensors:
+        if len(edges) != len(inputs):
             self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
 
     @property  # type: ignore[override]
@@ -262,7 +266,7 @@ class BackwardNode(Node, Context):
             )
         # next_functions holds an edge for Tensor arguments only; numbers get no gradient.
         # (Built-in ops get numbers as wrapped Tensors: then every gradient is kept as it is.)
-        if not self.inputs_are_tensors:
+        if self.input_is_tensor is not None:
             kept = zip(grads, self.input_is_tensor, strict=True)
             grads = tuple(grad for grad, is_tensor in kept if is_tensor)
         return grads
@@ -274,7 +278,7 @@ class BackwardNode(Node, Context):
         unpacked = []
         for saved in self._saved:
             if isinstance(saved, SavedTensor):
-                if saved.version_counter.value != saved.saved_version:
+                if saved.is_modified():
                     raise saved.modified_error(self)
                 saved = saved.unpack(self)
             unpacked.append(saved)
@@ -315,9 +319,7 @@ class BackwardNode(Node, Context):
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
         for saved in self._saved:
-            if isinstance(saved, SavedTensor) and (
-                saved.version_counter.value != saved.saved_version
-            ):
+            if isinstance(saved, SavedTensor) and saved.is_modified():
                 raise saved.modified_error(self)
 
 

@@ -352,7 +352,7 @@ def constant_input(node: Node) -> Tensor | None:
     saved: list[Tensor] = []
     for entry in node._saved:
         if isinstance(entry, SavedTensor):
-            unchanged = entry.version_counter.value == entry.saved_version
+            unchanged = not entry.is_modified()
             if entry.tensor is not None and not entry.requires_grad and unchanged:
                 saved.append(entry.tensor)
         elif isinstance(entry, Tensor) and not entry.requires_grad:
