@@ -31,6 +31,7 @@ import numpy as np
 
 from .function import AccumulateGrad, BackwardNode, CopyBackwards, Node
 from .grad_mode import _set_enabled, is_grad_enabled, no_grad, set_grad_enabled
+from .graph import post_order
 from .ops import Op
 from .tensor import Tensor, as_tensor_like
 
@@ -116,7 +117,7 @@ class BackwardPass:
     def _plan(self) -> None:
         """Count, for each node, how many gradients it must wait for, and check that every
         node that will run still has its saved tensors, unmodified."""
-        order, self.dependencies = _post_order(node for node, _ in self.roots)
+        order, self.dependencies = post_order(node for node, _ in self.roots)
         if self.inputs is None:
             self.needed = set(order)
         else:  # only the nodes on a path to one of the inputs need to run
@@ -275,36 +276,6 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
         # PyTorch casts a seed to the output's dtype: y.backward(tensor([1, 2])) is allowed.
         grad = grad.to(output.dtype)
     return grad
-
-
-def _post_order(roots: Iterator[Node]) -> tuple[list[Node], dict[Node, int]]:
-    """Every node reachable from ``roots``, each after all of its ``next_functions``, and
-    for each node the number of edges that lead to it (the gradients it will wait for).
-
-    An explicit stack instead of recursion: a chain of 100 000 ops is an ordinary graph.
-    """
-    order: list[Node] = []
-    edges_in: dict[Node, int] = {}
-    for root in roots:
-        if root in edges_in:
-            continue
-        edges_in[root] = 0
-        stack = [(root, iter(root.next_functions))]
-        while stack:
-            node, children = stack[-1]
-            for child, _ in children:
-                if child is None:
-                    continue
-                if child in edges_in:
-                    edges_in[child] += 1
-                else:
-                    edges_in[child] = 1
-                    stack.append((child, iter(child.next_functions)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-    return order, edges_in
 
 
 def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
