@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, ops
 from .tensor import Tensor, _shape_argument
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
@@ -228,13 +228,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
-    from . import ops
-
     return ops.Cat.apply(*tensors, dim=dim)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along a new dimension."""
-    from . import ops
-
     return ops.Stack.apply(*tensors, dim=dim)

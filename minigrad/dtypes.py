@@ -13,6 +13,7 @@ minigrad.float32
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +22,14 @@ import numpy as np
 
 @dataclass(frozen=True, eq=False)
 class dtype:  # noqa: N801 - PyTorch's spelling, as in ``torch.dtype``
+    """A data type: its PyTorch name, its numpy dtype, and the two other names PyTorch's
+    messages use for it (``scalar_type``: "Float" in "Got: Float"; ``c_type``: "float" in
+    "double != float")."""
+
     name: str
     numpy: np.dtype
+    scalar_type: str
+    c_type: str
 
     def __repr__(self) -> str:
         return f"minigrad.{self.name}"
@@ -36,18 +43,19 @@ class dtype:  # noqa: N801 - PyTorch's spelling, as in ``torch.dtype``
         return self.numpy.itemsize
 
 
-float16 = dtype("float16", np.dtype(np.float16))
-float32 = dtype("float32", np.dtype(np.float32))
-float64 = dtype("float64", np.dtype(np.float64))
-uint8 = dtype("uint8", np.dtype(np.uint8))
-int8 = dtype("int8", np.dtype(np.int8))
-int16 = dtype("int16", np.dtype(np.int16))
-int32 = dtype("int32", np.dtype(np.int32))
-int64 = dtype("int64", np.dtype(np.int64))
-bool_ = dtype("bool", np.dtype(np.bool_))
+# Every name of every dtype, in one table: PyTorch's, numpy's, ScalarType's, C++'s.
+float16 = dtype("float16", np.dtype(np.float16), "Half", "c10::Half")
+float32 = dtype("float32", np.dtype(np.float32), "Float", "float")
+float64 = dtype("float64", np.dtype(np.float64), "Double", "double")
+uint8 = dtype("uint8", np.dtype(np.uint8), "Byte", "unsigned char")
+int8 = dtype("int8", np.dtype(np.int8), "Char", "signed char")
+int16 = dtype("int16", np.dtype(np.int16), "Short", "short int")
+int32 = dtype("int32", np.dtype(np.int32), "Int", "int")
+int64 = dtype("int64", np.dtype(np.int64), "Long", "long int")
+bool_ = dtype("bool", np.dtype(np.bool_), "Bool", "bool")
 
 ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
-_BY_NUMPY = {d.numpy: d for d in ALL}
+BY_NUMPY = {d.numpy: d for d in ALL}
 
 # PyTorch's aliases: torch.float is float32, torch.double float64, torch.long int64 ...
 ALIASES = {
@@ -69,7 +77,7 @@ def get_default_dtype() -> dtype:
 def from_numpy_dtype(np_dtype: Any) -> dtype:
     """The minigrad dtype for a numpy dtype, or a ``TypeError`` naming the unsupported one."""
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return BY_NUMPY[np.dtype(np_dtype)]
     except (KeyError, TypeError):
         # numpy.object_, numpy.complex128: the type's name, as PyTorch prints it.
         kind = np.dtype(np_dtype).type.__name__
@@ -79,46 +87,18 @@ def from_numpy_dtype(np_dtype: Any) -> dtype:
         ) from None
 
 
-# PyTorch's names of its scalar types, used in its error messages ("Got: Long").
-_SCALAR_TYPE_NAMES = {
-    "float16": "Half",
-    "float32": "Float",
-    "float64": "Double",
-    "uint8": "Byte",
-    "int8": "Char",
-    "int16": "Short",
-    "int32": "Int",
-    "int64": "Long",
-    "bool": "Bool",
-}
-
-
 def scalar_type_name(value: Any) -> str:
     """PyTorch's name of a dtype in error messages: ``scalar_type_name(np.int64)`` is "Long".
 
     >>> scalar_type_name(float64)
     'Double'
     """
-    return _SCALAR_TYPE_NAMES[to_dtype(value).name]
-
-
-# The C++ names some of PyTorch's messages print instead ("double != float").
-_C_TYPE_NAMES = {
-    "float16": "c10::Half",
-    "float32": "float",
-    "float64": "double",
-    "uint8": "unsigned char",
-    "int8": "signed char",
-    "int16": "short int",
-    "int32": "int",
-    "int64": "long int",
-    "bool": "bool",
-}
+    return to_dtype(value).scalar_type
 
 
 def c_type_name(value: Any) -> str:
     """The C++ type name PyTorch prints in some messages: "double" for float64."""
-    return _C_TYPE_NAMES[to_dtype(value).name]
+    return to_dtype(value).c_type
 
 
 def to_dtype(value: Any) -> dtype:
@@ -146,15 +126,23 @@ def _promote(dtypes: list[np.dtype]) -> np.dtype:
     return np.result_type(*(d for d in dtypes if _category(d) == top))
 
 
-def result_type(operands: list[Any]) -> np.dtype:
+def result_type(operands: Sequence[Any]) -> np.dtype:
     """The numpy dtype of an elementwise result, by PyTorch's rules.
 
     Tensors with dimensions decide, unless a zero-dimensional tensor or a Python number is of
     a higher category (bool < int < float): then the zero-dim tensor's dtype, or for a number
     the default dtype of its category, wins. ``operands`` holds Tensors and Python numbers.
+
+    >>> import minigrad as mg
+    >>> result_type([mg.tensor([1, 2]), 2.5])
+    dtype('float32')
+    >>> result_type([mg.tensor([1.0]), mg.tensor(2.0, dtype=mg.float64)])
+    dtype('float32')
     """
     from .tensor import Tensor
 
+    if _keeps_the_first_float_type(operands, Tensor):  # the common case, decided at once
+        return operands[0]._array.dtype
     dimensioned, zero_dim, number_category = [], [], -1
     for operand in operands:
         if isinstance(operand, Tensor) and not operand._is_wrapped_number:
@@ -172,6 +160,27 @@ def result_type(operands: list[Any]) -> np.dtype:
         result = [np.dtype(np.bool_), np.dtype(np.int64), float32.numpy][number_category]
     assert result is not None
     return result
+
+
+def _keeps_the_first_float_type(operands: Sequence[Any], Tensor: type) -> bool:
+    """Whether the rules above give the first operand's dtype without the full walk: it is a
+    float tensor and every other operand has its dtype, is a bool tensor (a mask) or is a
+    number (neither a bool nor a Python number raises a float tensor's dtype)."""
+    first = operands[0]
+    if not isinstance(first, Tensor) or first._is_wrapped_number:
+        return False
+    dtype = first._array.dtype
+    if dtype.kind != "f":
+        return False
+    for operand in operands:
+        if not isinstance(operand, Tensor):
+            if isinstance(operand, bool | int | float):
+                continue
+            return False
+        kind = operand._array.dtype
+        if kind != dtype and kind.kind != "b" and not operand._is_wrapped_number:
+            return False
+    return True
 
 
 def _python_number_category(number: Any) -> int:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import dtypes
+
 __all__ = ["set_printoptions", "tensor_repr"]
 
 
@@ -35,20 +37,9 @@ class _PrintOptions:
 # The only module-level state: the options shared by every call to tensor_repr.
 _OPTIONS = _PrintOptions()
 
-# numpy dtype -> torch dtype name. float32, int64 and bool go unnamed: the printed values
-# ("1.", "1", "True") already show them. An empty tensor shows no values, so there only
-# float32, the default dtype, goes unnamed.
-_DTYPE_NAMES = {
-    np.dtype(np.float16): "float16",
-    np.dtype(np.float32): "float32",
-    np.dtype(np.float64): "float64",
-    np.dtype(np.int8): "int8",
-    np.dtype(np.int16): "int16",
-    np.dtype(np.int32): "int32",
-    np.dtype(np.int64): "int64",
-    np.dtype(np.uint8): "uint8",
-    np.dtype(np.bool_): "bool",
-}
+# float32, int64 and bool go unnamed: the printed values ("1.", "1", "True") already show
+# them. An empty tensor shows no values, so there only float32, the default dtype, goes
+# unnamed.
 _IMPLIED_DTYPES = {"float32", "int64", "bool"}
 
 
@@ -192,9 +183,9 @@ def tensor_repr(
     'tensor([1.0000e-05, 1.0000e+00], requires_grad=True)'
     """
     array = np.asarray(array)
-    if array.dtype not in _DTYPE_NAMES:
+    if array.dtype not in dtypes.BY_NUMPY:
         raise TypeError(f"tensor_repr: unsupported dtype {array.dtype}")
-    dtype_name = _DTYPE_NAMES[array.dtype]
+    dtype_name = dtypes.BY_NUMPY[array.dtype].name
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []

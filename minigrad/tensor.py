@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import dtypes, ops
+from . import dtypes, ops, shapes
 from .function import AccumulateGrad, Node
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
@@ -195,17 +195,7 @@ class Tensor:
 
     def type_description(self) -> str:
         """PyTorch's short description used in error messages: ``FloatTensor [2, 3]``."""
-        kind = {
-            "float16": "Half",
-            "float32": "Float",
-            "float64": "Double",
-            "int64": "Long",
-            "int32": "Int",
-            "int16": "Short",
-            "int8": "Char",
-            "uint8": "Byte",
-            "bool": "Bool",
-        }[self.dtype.name]
+        kind = self.dtype.scalar_type
         return f"minigrad.{kind}Tensor [{', '.join(map(str, self.shape))}]"
 
     # -- values out ------------------------------------------------------------------------
@@ -487,19 +477,13 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Set every value to 0, in place: ``w.grad.zero_()`` before the next backward."""
-        from . import ops
-
         return self._apply_inplace(lambda t: ops.Zero.apply(t, value=0))
 
     def fill_(self, value: Number) -> Tensor:
-        from . import ops
-
         return self._apply_inplace(lambda t: ops.Fill.apply(t, value=value))
 
     def copy_(self, source: Any) -> Tensor:
         """Copy ``source``'s values (broadcast) into this tensor."""
-        from . import ops
-
         return self._apply_inplace(lambda t: ops.CopyFrom.apply(t, _operand(source)), source)
 
     def clamp_(self, min: Number | None = None, max: Number | None = None) -> Tensor:
@@ -518,8 +502,6 @@ class Tensor:
         return self.div_(other)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        from . import ops
-
         self._apply_inplace(lambda t: ops.IndexPut.apply(t, _operand(value), index=index), value)
 
     # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
@@ -535,7 +517,7 @@ class Tensor:
     def __rsub__(self, other: Any) -> Tensor:
         if isinstance(other, np.ndarray):
             return ops.Sub.apply(Tensor(other), self)
-        return ops.Rsub.apply(self, number=other)
+        return ops.RsubScalar.apply(self, number=other)
 
     def __mul__(self, other: Any) -> Tensor:
         return ops.Mul.apply(self, _operand(other))
@@ -561,11 +543,11 @@ class Tensor:
 
     def __pow__(self, exponent: Any) -> Tensor:
         if isinstance(exponent, Tensor):
-            return ops.Pow.apply(self, exponent)
-        return ops.PowScalar.apply(self, exponent=_python_number(exponent))
+            return ops.PowTensorTensor.apply(self, exponent)
+        return ops.PowTensorScalar.apply(self, exponent=_python_number(exponent))
 
     def __rpow__(self, base: Any) -> Tensor:
-        return ops.PowNumberBase.apply(self, base=_python_number(base))
+        return ops.PowScalarTensor.apply(self, base=_python_number(base))
 
     def __matmul__(self, other: Any) -> Tensor:
         return ops.matmul(self, _tensor_operand(other))
@@ -613,7 +595,7 @@ class Tensor:
     # -- comparisons: boolean tensors, never part of the graph ------------------------------
     def _compare(self, other: Any, compare: Callable[[Any, Any], np.ndarray]) -> Tensor:
         other = _operand(other)
-        ops.broadcast_shape(self.shape, other.shape)
+        shapes.broadcast_shape(self.shape, other.shape)
         return Tensor(np.asarray(compare(self._array, other._array)))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
@@ -750,14 +732,14 @@ class Tensor:
         new_shape = _resolve_shape(_shape_argument(shape), self.numel())
         if self._array.flags.c_contiguous:
             return ops.View.apply(self, shape=new_shape)
-        if ops.can_view(self._array, new_shape):
+        if shapes.can_view(self._array, new_shape):
             return ops.ReshapeAlias.apply(self, shape=new_shape)
         return ops.UnsafeView.apply(self.clone(), shape=new_shape)
 
     def view(self, *shape: Any) -> Tensor:
         """The same memory in another shape; refuses, as PyTorch does, when it cannot be."""
         new_shape = _resolve_shape(_shape_argument(shape), self.numel())
-        if not ops.can_view(self._array, new_shape):
+        if not shapes.can_view(self._array, new_shape):
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one "
                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -771,7 +753,7 @@ class Tensor:
         return self.reshape(-1)
 
     def t(self) -> Tensor:
-        return ops.T.apply(self)
+        return ops.TransposeMatrix.apply(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
@@ -803,7 +785,7 @@ class Tensor:
         return ops.index(self, index)
 
     def select(self, dim: int, index: int) -> Tensor:
-        (axis,) = ops._dims(dim, self.ndim)
+        (axis,) = shapes.normalize_dims(dim, self.ndim)
         position = (slice(None),) * axis + (index,)
         if self.ndim == 0 or not isinstance(index, int) or isinstance(index, bool):
             return self[position]

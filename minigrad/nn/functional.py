@@ -9,20 +9,16 @@ Import it as PyTorch users do:
 >>> loss
 tensor(2., grad_fn=<MseLossBackward0>)
 
-Three ops live here rather than in ``minigrad.ops`` because only networks use them:
-``Addmm`` (a linear layer's ``bias + x @ Wᵀ``), ``MseLoss`` and ``NllLoss``. Each keeps its
-forward beside its derivative and carries PyTorch's node name, so a drawing of a network's
-graph shows the same boxes as PyTorch's.
+The nodes these functions record (``AddmmBackward0``, ``MseLossBackward0``,
+``NllLossBackward0``) are ops like any other: they live in ``minigrad/ops/`` (``linalg.py``
+and ``losses.py``), each forward beside its derivative.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
-import numpy as np
-
-from ..function import Context, Function
+from ..ops import Addmm, MseLoss, NllLoss
 from ..tensor import Tensor
 
 __all__ = [
@@ -45,126 +41,6 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _dtype_name(array: np.ndarray) -> str:
-    """PyTorch's short dtype names in messages: Float, Double, Long, ..."""
-    names = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long"}
-    return names.get(array.dtype.name, array.dtype.name.capitalize())
-
-
-# ---------------------------------------------------------------------------------------
-# Ops
-# ---------------------------------------------------------------------------------------
-class Addmm(Function):
-    """``bias + mat1 @ mat2`` in one node, as PyTorch records a linear layer on a batch.
-
-    The bias is broadcast over the rows; the engine sums its gradient back to its shape.
-    """
-
-    name = "AddmmBackward0"
-    formula = "∂/∂bias = G,  ∂/∂mat1 = G@mat2ᵀ,  ∂/∂mat2 = mat1ᵀ@G"
-
-    @staticmethod
-    def forward(ctx: Context, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
-        if mat1.shape[1] != mat2.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} "
-                f"and {mat2.shape[0]}x{mat2.shape[1]})"
-            )
-        for what, a, b in (("mat1 and mat2", mat1, mat2), ("self and mat2", bias, mat2)):
-            if a.dtype != b.dtype:
-                raise RuntimeError(
-                    f"{what} must have the same dtype, but got {_dtype_name(a)} and "
-                    f"{_dtype_name(b)}"
-                )
-        ctx.save_for_backward(mat1, mat2)
-        return bias + mat1 @ mat2
-
-    @staticmethod
-    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, ...]:
-        mat1, mat2 = ctx.saved_tensors
-        needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
-        grad_bias = grad if needs_bias else None
-        grad_mat1 = grad @ mat2.t() if needs_mat1 else None
-        grad_mat2 = mat1.t() @ grad if needs_mat2 else None
-        return grad_bias, grad_mat1, grad_mat2
-
-
-class MseLoss(Function):
-    """The squared error ``(input − target)²``, averaged, summed or kept per element."""
-
-    name = "MseLossBackward0"
-    formula = "∂(x−y)²/∂x = 2(x−y),  ∂/∂y = −2(x−y)  (÷ n for the mean)"
-
-    @staticmethod
-    def forward(
-        ctx: Context, input: np.ndarray, target: np.ndarray, reduction: str = "mean"
-    ) -> np.ndarray:
-        ctx.save_for_backward(input, target)
-        ctx.reduction = reduction
-        squared = (input - target) ** 2
-        if reduction == "mean":
-            return np.asarray(squared.mean(), dtype=squared.dtype)
-        if reduction == "sum":
-            return np.asarray(squared.sum(), dtype=squared.dtype)
-        return squared
-
-    @staticmethod
-    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        input, target = ctx.saved_tensors
-        difference = input - target
-        grad_input = 2 * difference * grad
-        if ctx.reduction == "mean":
-            # The mean is over every element of the broadcast difference.
-            grad_input = grad_input / difference.numel()
-        needs_input, needs_target = ctx.needs_input_grad
-        return (grad_input if needs_input else None), (-grad_input if needs_target else None)
-
-
-class NllLoss(Function):
-    """The negative log-likelihood: minus the log-probability of each sample's class.
-
-    ``target`` (class indices) is an option rather than an input: it gets no gradient and,
-    as in PyTorch, no edge in the graph.
-    """
-
-    name = "NllLossBackward0"
-    formula = "∂(−log pₜ)/∂(log pᵢ) = −1 if i = t else 0  (÷ n for the mean)"
-
-    @staticmethod
-    def forward(
-        ctx: Context, log_probs: np.ndarray, target: Any = None, reduction: str = "mean"
-    ) -> np.ndarray:
-        batched = log_probs.ndim == 2
-        rows = log_probs if batched else log_probs[None, :]
-        classes = np.asarray(target).reshape(-1)
-        # A one-hot mask of the chosen classes: the loss is −Σ mask·log p, and so the
-        # derivative is −mask.
-        mask = np.zeros_like(rows)
-        mask[np.arange(len(classes)), classes] = 1
-        ctx.mask, ctx.reduction, ctx.batched = mask, reduction, batched
-        losses = -(mask * rows).sum(axis=1)
-        if reduction == "mean":
-            return np.asarray(losses.mean(), dtype=rows.dtype)
-        if reduction == "sum":
-            return np.asarray(losses.sum(), dtype=rows.dtype)
-        return losses if batched else losses[0]
-
-    @staticmethod
-    def backward(ctx: Context, grad: Tensor) -> Tensor:
-        mask = Tensor(ctx.mask)
-        if ctx.reduction == "none":
-            per_row = grad.reshape(-1, 1)  # one gradient per sample
-        elif ctx.reduction == "mean":
-            per_row = grad / mask.shape[0]
-        else:
-            per_row = grad
-        grad_input = -mask * per_row
-        return grad_input if ctx.batched else grad_input.reshape(-1)
-
-
-# ---------------------------------------------------------------------------------------
-# The functional API
-# ---------------------------------------------------------------------------------------
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, recorded as PyTorch records it.
 

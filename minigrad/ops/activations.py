@@ -1,0 +1,87 @@
+"""The activation functions networks are built from: ``sigmoid``, ``relu``, ``softmax`` and
+``log_softmax``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..function import Context
+from ..shapes import normalize_dims
+from .base import Op, as_float
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+class Sigmoid(Op):
+    formula = "∂σ(a)/∂a = σ(a)·(1 − σ(a))"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        a = as_float(a)
+        # Written with exp(-|a|) so that neither branch overflows for large |a|.
+        e = np.exp(-np.abs(a))
+        result = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return grad * result * (1 - result)
+
+
+class Relu(Op):
+    formula = "∂relu(a)/∂a = 1 if a > 0 else 0"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        result = np.maximum(a, 0).astype(a.dtype, copy=False)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        # "not <= 0" rather than "> 0": a nan passes its gradient on, as in PyTorch.
+        return grad * ~(result <= 0)
+
+
+class Softmax(Op):
+    formula = "∂softmax/∂a: s·(g − Σ g·s)"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
+        normalize_dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
+        a = as_float(a)
+        shifted = np.exp(a - a.max(axis=dim, keepdims=True))
+        result = shifted / shifted.sum(axis=dim, keepdims=True)
+        ctx.save_for_backward(result)
+        ctx.dim = dim
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return result * (grad - (grad * result).sum(dim=ctx.dim, keepdim=True))
+
+
+class LogSoftmax(Op):
+    formula = "∂log_softmax/∂a: g − softmax·Σ g"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
+        normalize_dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
+        a = as_float(a)
+        shifted = a - a.max(axis=dim, keepdims=True)
+        result = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        ctx.save_for_backward(result)
+        ctx.dim = dim
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return grad - result.exp() * grad.sum(dim=ctx.dim, keepdim=True)

@@ -1,0 +1,213 @@
+"""``+ − × ÷`` and powers: the ops Python's operators record."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import dtypes
+from ..function import Context
+from .base import Elementwise, Op, as_float, constant
+from .unary import where
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+class Add(Elementwise):
+    """``a + b``, or ``a + alpha * b`` for ``a.add(b, alpha=...)``: one node, as in PyTorch."""
+
+    formula = "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return a + _scaled(b, alpha)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        return grad, grad if ctx.alpha == 1 else grad * ctx.alpha
+
+
+class Sub(Elementwise):
+    """``a - b``, or ``a - alpha * b`` for ``a.sub(b, alpha=...)``."""
+
+    formula = "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        ctx.alpha = alpha
+        return a - _scaled(b, alpha)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+
+def _scaled(b: np.ndarray, alpha: Any) -> np.ndarray:
+    if alpha == 1:
+        return b
+    if b.dtype.kind != "f" and isinstance(alpha, float):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    return (b * alpha).astype(b.dtype, copy=False)
+
+
+class RsubScalar(Op):
+    """``number - tensor``: PyTorch records it as ``RsubBackward1``, with the number kept
+    as an option, not an input."""
+
+    name = "RsubBackward1"
+    formula = "∂(c−a)/∂a = −1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, number: Any = 0) -> np.ndarray:
+        return (number - a).astype(dtypes.result_type([number, constant(a)]), copy=False)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return -grad
+
+
+class Mul(Elementwise):
+    formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b = ctx.saved_tensors
+        grad_a = grad * b if ctx.needs_input_grad[0] else None
+        grad_b = grad * a if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class Div(Elementwise):
+    formula = "∂(a/b)/∂a = 1/b,  ∂(a/b)/∂b = −a/b²"
+
+    @staticmethod
+    def computation_dtype(promoted: np.dtype) -> np.dtype:
+        # True division of integers gives the default float type, as in PyTorch.
+        return promoted if promoted.kind == "f" else dtypes.float32.numpy
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a / b
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b = ctx.saved_tensors
+        grad_a = grad / b if ctx.needs_input_grad[0] else None
+        # -g·(a/b)/b, not -g·a/b²: b² overflows (1e308² is inf) where a/b/b is still exact.
+        grad_b = -grad * (a / b) / b if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class Reciprocal(Op):
+    formula = "∂(1/a)/∂a = −1/a²"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        result = np.reciprocal(as_float(a))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return -grad * result * result
+
+
+class Neg(Op):
+    formula = "∂(−a)/∂a = −1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        return np.negative(a)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return -grad
+
+
+class PowTensorScalar(Op):
+    """``tensor ** number``."""
+
+    name = "PowBackward0"
+    formula = "∂(aⁿ)/∂a = n·aⁿ⁻¹"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, exponent: Any = 1) -> np.ndarray:
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        dtype = dtypes.result_type([constant(a), exponent])
+        base = a.astype(dtype, copy=False)
+        if exponent in (0.5, -0.5) and dtype.kind == "f":
+            # PyTorch computes these as sqrt and 1/sqrt: (-inf) ** -0.5 is nan, not numpy's 0.
+            with np.errstate(invalid="ignore", divide="ignore"):
+                root = np.sqrt(base)
+                return root if exponent == 0.5 else 1 / root
+        return np.power(base, exponent)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (a,) = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return grad * 0
+        return grad * ctx.exponent * a ** (ctx.exponent - 1)
+
+
+class PowTensorTensor(Elementwise):
+    """``tensor ** tensor``."""
+
+    name = "PowBackward1"
+    formula = "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        result = np.power(a, b)
+        ctx.save_for_backward(a, b, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b, result = ctx.saved_tensors
+        grad_a = None
+        if ctx.needs_input_grad[0]:
+            # b = 0 has derivative 0 in a, even at a = 0 where b·a^(b−1) would be 0·inf.
+            grad_a = where((b == 0)._array, 0.0, grad * b * a ** (b - 1))
+        grad_b = None
+        if ctx.needs_input_grad[1]:
+            # 0 ** b has derivative 0 in b for b >= 0, where ln 0 would give nan.
+            zero_base = ((a == 0) & (b >= 0))._array
+            grad_b = where(zero_base, 0.0, grad * result * a.log())
+        return grad_a, grad_b
+
+
+class PowScalarTensor(Op):
+    """``number ** tensor``."""
+
+    name = "PowBackward2"
+    formula = "∂(cᵃ)/∂a = cᵃ·ln c"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, base: Any = 1) -> np.ndarray:
+        dtype = dtypes.result_type([base, constant(a)])
+        result = np.power(np.asarray(base, dtype=dtype), a.astype(dtype, copy=False))
+        ctx.save_for_backward(result)
+        ctx.base = base
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        if ctx.base == 0:
+            return grad * 0
+        return grad * result * float(np.log(ctx.base))

@@ -1,0 +1,78 @@
+"""Copies and overwrites: a change of dtype, ``clone``, and the in-place ``fill_``,
+``zero_`` and ``copy_`` as PyTorch records them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..function import Context
+from .base import Op
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+class ToCopy(Op):
+    """A change of dtype: the gradient is cast back to the input's dtype."""
+
+    formula = "cast: the gradient is cast back"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dtype: Any = None) -> np.ndarray:
+        ctx.dtype = a.dtype
+        return a.astype(dtype)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad.to(ctx.dtype)
+
+
+class Clone(Op):
+    formula = "clone: the gradient passes through"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        return a.copy()
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad
+
+
+class Fill(Op):
+    """``x.fill_(value)`` recorded: the old values no longer matter, so no gradient flows."""
+
+    name = "FillBackward2"  # PyTorch's node for fill_ with a number
+    formula = "fill: ∂/∂a = 0"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, value: Any = 0) -> np.ndarray:
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad * 0
+
+
+class Zero(Fill):
+    """``x.zero_()`` recorded: PyTorch's own node for it."""
+
+    name = "ZeroBackward0"
+    formula = "zero: ∂/∂a = 0"
+
+
+class CopyFrom(Op):
+    """``x.copy_(source)`` recorded: the gradient goes to ``source``, none to old ``x``."""
+
+    name = "CopyBackwards"
+    formula = "copy: ∂/∂x = 0, ∂/∂source = 1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, source: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(source, a.shape).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        return grad * 0, grad

@@ -1,0 +1,239 @@
+"""Matrix products, and ``matmul``: which of them PyTorch records for each pair of shapes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import dtypes
+from ..function import Context
+from ..shapes import broadcast_shape
+from .base import Op
+from .views import SqueezeInPlace, UnsafeView
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+class Mm(Op):
+    formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                f"{b.shape[0]}x{b.shape[1]})"
+            )
+        if a.dtype != b.dtype:
+            names = " != ".join(dtypes.c_type_name(x.dtype) for x in (a, b))
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {names}")
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b = ctx.saved_tensors
+        grad_a = grad @ b.t() if ctx.needs_input_grad[0] else None
+        grad_b = a.t() @ grad if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class Mv(Op):
+    formula = "∂(A@v)/∂A = g vᵀ,  ∂(A@v)/∂v = Aᵀ g"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if a.shape[1] != v.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+                f"vec ({v.shape[0]})"
+            )
+        if a.dtype != v.dtype:
+            mat, vec = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(v.dtype)
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
+            )
+        ctx.save_for_backward(a, v)
+        return a @ v
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, v = ctx.saved_tensors
+        grad_a = grad.unsqueeze(1) * v if ctx.needs_input_grad[0] else None
+        grad_v = a.t() @ grad if ctx.needs_input_grad[1] else None
+        return grad_a, grad_v
+
+
+class Dot(Op):
+    formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.shape != b.shape:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
+                f"and {b.shape[0]} elements respectively"
+            )
+        if a.dtype != b.dtype:
+            first, second = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(b.dtype)
+            raise RuntimeError(
+                f"dot : expected both vectors to have same dtype, but found {first} and {second}"
+            )
+        ctx.save_for_backward(a, b)
+        return np.asarray(a @ b)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
+
+
+class Bmm(Op):
+    """Batched products: ``matmul`` gives it two 3-d operands with the same batch size."""
+
+    formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.shape[-1] != b.shape[-2]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, {b.shape[-2]}]."
+            )
+        broadcast_shape(a.shape[:-2], b.shape[:-2])
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                f"expected scalar type {dtypes.scalar_type_name(a.dtype)} but found "
+                f"{dtypes.scalar_type_name(b.dtype)}"
+            )
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        a, b = ctx.saved_tensors
+        grad_a = Bmm.apply(grad, b.transpose(-1, -2)) if ctx.needs_input_grad[0] else None
+        grad_b = Bmm.apply(a.transpose(-1, -2), grad) if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class Addmm(Op):
+    """``bias + mat1 @ mat2`` in one node, as PyTorch records a linear layer on a batch.
+
+    The bias is broadcast over the rows; the engine sums its gradient back to its shape.
+    """
+
+    name = "AddmmBackward0"
+    formula = "∂/∂bias = G,  ∂/∂mat1 = G@mat2ᵀ,  ∂/∂mat2 = mat1ᵀ@G"
+
+    @staticmethod
+    def forward(ctx: Context, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
+        if mat1.shape[1] != mat2.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} "
+                f"and {mat2.shape[0]}x{mat2.shape[1]})"
+            )
+        for what, a, b in (("mat1 and mat2", mat1, mat2), ("self and mat2", bias, mat2)):
+            if a.dtype != b.dtype:
+                first, second = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(b.dtype)
+                raise RuntimeError(f"{what} must have the same dtype, but got {first} and {second}")
+        ctx.save_for_backward(mat1, mat2)
+        return bias + mat1 @ mat2
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, ...]:
+        mat1, mat2 = ctx.saved_tensors
+        needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
+        grad_bias = grad if needs_bias else None
+        grad_mat1 = grad @ mat2.t() if needs_mat1 else None
+        grad_mat2 = mat1.t() @ grad if needs_mat2 else None
+        return grad_bias, grad_mat1, grad_mat2
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b``, decomposed into the ops PyTorch's ``matmul`` records for each case.
+
+    1-d and 2-d operands are one ``dot``, ``mv`` or ``mm``. When one operand has batch
+    dimensions and the other has none, PyTorch folds the batch into the rows of one ``mm``
+    (or ``mv``) where that costs no copy, or where the other operand requires grad (see
+    ``_should_fold``); everything else is expanded to common batch dimensions and goes
+    through one ``bmm``.
+    """
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D"
+        )
+    if a.ndim == 1 and b.ndim == 1:
+        return Dot.apply(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return Mv.apply(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return SqueezeInPlace.apply(Mm.apply(a.unsqueeze(0), b), dim=0)
+    if a.ndim == 2 and b.ndim == 2:
+        return Mm.apply(a, b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    if a.ndim == 3 and b.ndim == 3 and a.shape[0] != b.shape[0]:
+        # A batch of one that requires grad is squeezed, so that its gradient is no sum
+        # over the other operand's batch.
+        if a.shape[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if b.shape[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's rule (``should_fold`` in ATen's LinearAlgebra.cpp) for folding the larger
+    operand's batch into one matrix."""
+    a_larger = a.ndim >= b.ndim
+    # Only looked at, never recorded: the larger operand as it would be folded.
+    array = a._array if a_larger else np.swapaxes(b._array, -1, -2)
+    smaller = b if a_larger else a
+    if not (array.ndim >= 3 and smaller.ndim <= 2):
+        return False
+    if smaller.requires_grad:  # folding keeps the smaller one's gradient a plain mm
+        return True
+    if a.ndim == 2:  # folding b would need a transposed copy of the result
+        return False
+    if array.size == 0:
+        return True
+    # The batch dimensions fold into the rows without a copy only if they are contiguous.
+    strides = [stride // array.itemsize for stride in array.strides]
+    return all(strides[i] == strides[i + 1] * array.shape[i + 1] for i in range(array.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim  # then compute (bᵀ @ aᵀ)ᵀ, folding bᵀ
+    larger = b.mT if transpose else a
+    smaller = (a.t() if a.ndim == 2 else a) if transpose else b
+    output_shape = list(larger.shape[:-1])
+    folded = larger.reshape(int(np.prod(output_shape, dtype=np.int64)), larger.shape[-1])
+    if smaller.ndim == 1:
+        return UnsafeView.apply(Mv.apply(folded, smaller), shape=tuple(output_shape))
+    output_shape.append(smaller.shape[1])
+    output = UnsafeView.apply(Mm.apply(folded, smaller), shape=tuple(output_shape))
+    return output.mT.contiguous() if transpose else output
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    n = a.shape[-2] if a.ndim > 1 else 1
+    m1 = a.shape[-1]
+    m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch = list(broadcast_shape(a.shape[: max(a.ndim - 2, 0)], b.shape[: max(b.ndim - 2, 0)]))
+    batch_size = int(np.prod(batch, dtype=np.int64))
+    a_batched = a.expand(*batch, n, m1).reshape(batch_size, n, m1)
+    vector_rhs = b.ndim == 1
+    if vector_rhs:
+        b_batched = b.expand(*batch, m2).reshape(batch_size, m2).unsqueeze(2)
+    else:
+        b_batched = b.expand(*batch, m2, p).reshape(batch_size, m2, p)
+    output_shape = batch + ([n] if a.ndim > 1 else []) + ([p] if b.ndim > 1 else [])
+    product = Bmm.apply(a_batched, b_batched)
+    if vector_rhs:
+        product = product.squeeze(-1)
+    return UnsafeView.apply(product, shape=tuple(output_shape))

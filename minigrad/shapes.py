@@ -1,0 +1,83 @@
+"""Shapes: broadcasting, dimension arguments, and whether memory can be viewed in a shape.
+
+Every op that takes a ``dim`` normalises it here, so the error for a dim out of range is
+written once, in PyTorch's words.
+
+>>> broadcast_shape((3, 1), (4,))
+(3, 4)
+>>> normalize_dims(-1, 2)
+(1,)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["broadcast_shape", "can_sum_to", "can_view", "normalize_dims"]
+
+
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape operands broadcast to, or PyTorch's error naming the dimension that clashes."""
+    result: list[int] = []
+    for shape in shapes:
+        shape = tuple(shape)
+        if len(shape) > len(result):
+            result = [1] * (len(shape) - len(result)) + result
+        for i in range(1, len(shape) + 1):
+            a, b = result[-i], shape[-i]
+            if a != b and a != 1 and b != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"non-singleton dimension {len(result) - i}"
+                )
+            result[-i] = b if a == 1 else a  # not max(): a size 0 broadcasts with 1 to 0
+    return tuple(result)
+
+
+def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``dim`` (one dim, a tuple or list of them, or None for all) as a tuple of
+    non-negative dims of a tensor with ``ndim`` dimensions, with PyTorch's IndexError for
+    one out of range. A 0-d tensor accepts dim 0 and -1, as in PyTorch.
+
+    >>> normalize_dims((0, -1), 3)
+    (0, 2)
+    >>> normalize_dims(2, 2)
+    Traceback (most recent call last):
+    IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
+    """
+    dims = tuple(range(ndim)) if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))
+    size = max(ndim, 1)
+    normalized = []
+    for d in dims:
+        if not -size <= d < size:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], "
+                f"but got {d})"
+            )
+        normalized.append(d % size)
+    return tuple(normalized)
+
+
+def can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether ``shape`` broadcasts to ``grad_shape``, so that summing can undo it.
+
+    >>> can_sum_to((4, 3), (3,)), can_sum_to((4, 3), (4,))
+    (True, False)
+    """
+    if len(shape) > len(grad_shape):
+        return False
+    trailing = grad_shape[len(grad_shape) - len(shape) :]
+    return all(s == g or s == 1 for s, g in zip(shape, trailing, strict=True))
+
+
+def can_view(array: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether ``array``'s memory can be read in ``shape`` without copying: numpy's rule,
+    which is PyTorch's (a transposed matrix cannot be flattened in place)."""
+    viewed = array.view()
+    try:
+        viewed.shape = shape  # numpy refuses, rather than copies, when strides cannot do it
+    except AttributeError:
+        return False
+    return True
