@@ -1,4 +1,78 @@
-"""PLACEHOLDER"""
+"""Every differentiable op, each forward beside its local derivative: the table of contents.
+
+Each op is a class in ``torch.autograd.Function``'s shape: ``forward`` computes with numpy
+arrays, ``backward`` turns the gradient of the result into one for each input, written with
+Tensor operations so it can be differentiated again, and ``formula`` is the local
+derivative in one line, as the backward stepper shows it. The engine sums the gradients of
+broadcast inputs back to their shapes, so the derivatives read as on paper. Class names
+follow ATen's (``PowTensorScalar`` is ``pow.Tensor_Scalar``); node names are PyTorch's.
+
+To add an op: write its class in the file of its subject, give the Tensor a method that
+calls ``YourOp.apply``, and add its row here (``tests/core/test_ops_index.py`` checks that
+this table and the package agree).
+
+==================================  ==================  ============  ==============================
+written                             class               file          local derivative
+==================================  ==================  ============  ==============================
+``a + b``, ``a.add(b, alpha)``      Add                 arithmetic    ∂/∂a = 1, ∂/∂b = 1
+``a - b``, ``a.sub(b, alpha)``      Sub                 arithmetic    ∂/∂a = 1, ∂/∂b = −1
+``2 - a``                           RsubScalar          arithmetic    ∂/∂a = −1
+``a * b``                           Mul                 arithmetic    ∂/∂a = b, ∂/∂b = a
+``a / b``                           Div                 arithmetic    ∂/∂a = 1/b, ∂/∂b = −a/b²
+``a.reciprocal()``                  Reciprocal          arithmetic    −1/a²
+``-a``                              Neg                 arithmetic    −1
+``a ** 2``                          PowTensorScalar     arithmetic    n·aⁿ⁻¹
+``a ** b``                          PowTensorTensor     arithmetic    b·aᵇ⁻¹, aᵇ·ln a
+``2 ** a``                          PowScalarTensor     arithmetic    cᵃ·ln c
+``a.exp()``                         Exp                 unary         eᵃ
+``a.log()``                         Log                 unary         1/a
+``a.sqrt()``                        Sqrt                unary         1/(2√a)
+``a.abs()``                         Abs                 unary         sign(a)
+``a.sign()``                        Sign                unary         0
+``a.sin()``                         Sin                 unary         cos a
+``a.cos()``                         Cos                 unary         −sin a
+``a.tanh()``                        Tanh                unary         1 − tanh²a
+``a.clamp(min, max)``               Clamp               unary         1 inside [min, max], else 0
+``where(c, a, b)``                  Where               unary         c for a, not c for b
+``a.sigmoid()``                     Sigmoid             activations   σ(a)·(1 − σ(a))
+``a.relu()``                        Relu                activations   1 if a > 0 else 0
+``a.softmax(dim)``                  Softmax             activations   s·(g − Σ g·s)
+``a.log_softmax(dim)``              LogSoftmax          activations   g − softmax·Σ g
+``a.sum()``, ``a.sum(dim)``         Sum                 reduce        1 for every element
+``a.mean()``, ``a.mean(dim)``       Mean                reduce        1/n for every element
+``a.max()``, ``a.min()``            MaxAll, MinAll      reduce        1/k at the k extremes
+``a.max(dim)``, ``a.min(dim)``      MaxDim, MinDim      reduce        1 at the chosen index
+``A @ B`` (matrices)                Mm                  linalg        G@Bᵀ, Aᵀ@G
+``A @ v``                           Mv                  linalg        g vᵀ, Aᵀ g
+``u @ v`` (vectors)                 Dot                 linalg        v, u
+``A @ B`` (batches)                 Bmm                 linalg        G@Bᵀ, Aᵀ@G
+``F.linear(x, W, b)``               Addmm               linalg        G for b, G@W for x, Gᵀ@x for W
+``a.view(shape)``                   View                views         reshaped back
+``a.reshape(shape)``                ReshapeAlias        views         reshaped back
+(reshape of a copy)                 UnsafeView          views         reshaped back
+``a.transpose(0, 1)``, ``a.mT``     Transpose           views         transposed back
+``a.t()``                           TransposeMatrix     views         transposed back
+``a.permute(...)``, ``a.T``         Permute             views         permuted back
+``a.unsqueeze(dim)``                Unsqueeze           views         squeezed back
+``a.squeeze(dim)``                  Squeeze             views         reshaped back
+(the end of ``v @ M``)              SqueezeInPlace      views         reshaped back
+``a.expand(shape)``                 Expand              views         summed over the copies
+``a[i]``                            Index               index         scattered back to i
+(the gradient of ``a[i]``)          IndexPutAccumulate  index         read back at i
+``a[i] = v``                        IndexPut            index         0 at i for a; read at i for v
+``cat(tensors, dim)``               Cat                 index         each input's slice
+``stack(tensors, dim)``             Stack               index         each input's slice
+``a.to(dtype)``                     ToCopy              copy          cast back
+``a.clone()``                       Clone               copy          1
+``a.fill_(v)``, ``a.zero_()``       Fill, Zero          copy          0
+``a.copy_(b)``                      CopyFrom            copy          0 for a, 1 for b
+``F.mse_loss(x, y)``                MseLoss             losses        2(x−y), ÷ n for the mean
+``F.nll_loss(logp, t)``             NllLoss             losses        −1 at the target class
+==================================  ==================  ============  ==============================
+
+``matmul`` (``linalg.py``) and ``index`` (``index.py``) decide which of these nodes PyTorch
+records for a given call; ``base.py`` holds ``Op`` and elementwise type promotion.
+"""
 
 from .activations import LogSoftmax, Relu, Sigmoid, Softmax
 from .arithmetic import (
