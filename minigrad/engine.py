@@ -23,16 +23,16 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .function import AccumulateGrad, BackwardNode, CopyBackwards, Node
-from .grad_mode import _set_enabled, is_grad_enabled, no_grad, set_grad_enabled
+from .function import AccumulateGrad, Node, accumulate_into
+from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
 from .graph import post_order
-from .ops import Op
+from .shapes import can_sum_to
 from .tensor import Tensor, as_tensor_like
 
 
@@ -52,6 +52,7 @@ class Step:
     - ``leaf``, ``grad_before``, ``grad_after``: for ``AccumulateGrad``, the leaf and its
       ``.grad`` before and after this step (copies when the pass was made with
       ``snapshot=True``, else ``grad_after`` is the live ``.grad``).
+    - ``released``: whether this step freed the node's saved tensors (no ``retain_graph``).
     """
 
     index: int
@@ -62,6 +63,7 @@ class Step:
     leaf: Tensor | None = None
     grad_before: Tensor | None = None
     grad_after: Tensor | None = None
+    released: bool = False
 
 
 class BackwardPass:
@@ -97,51 +99,24 @@ class BackwardPass:
             (_root_node(i, output), _seed_gradient(i, output, grad))
             for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True))
         ]
-        self.targets: dict[Node, int] = {}
-        if inputs is not None:
-            for i, tensor in enumerate(inputs):
-                if not tensor.requires_grad:
-                    raise RuntimeError("One of the differentiated Tensors does not require grad")
-                node = tensor._edge()[0]
-                assert node is not None
-                self.targets.setdefault(node, i)
-            self.captured: list[Tensor | None] = [None] * len(inputs)
         self.inputs = inputs
         self.allow_unused = allow_unused
-        # Set by run(), whose steps nobody keeps: a leaf's first gradient may then become its
-        # .grad without a copy when no one else can see it (see _accumulate_into_grad).
-        self.adopt_fresh_gradients = False
-        self._fresh: dict[Node, bool] = {}
-        self._plan()
-
-    def _plan(self) -> None:
-        """Count, for each node, how many gradients it must wait for, and check that every
-        node that will run still has its saved tensors, unmodified."""
+        self.targets: dict[Node, int] = {} if inputs is None else _targets(inputs)
+        self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
         order, self.dependencies = post_order(node for node, _ in self.roots)
-        if self.inputs is None:
-            self.needed = set(order)
-        else:  # only the nodes on a path to one of the inputs need to run
-            self.needed = set()
-            for node in order:  # children come before their parents
-                if node in self.targets or any(
-                    child in self.needed for child, _ in node.next_functions
-                ):
-                    self.needed.add(node)
-        # In autograd.grad's mode, a node whose inputs lead to none of the inputs asked for
-        # only delivers its gradient: it does not run its backward.
-        self.not_run = {
-            node
-            for node in (self.needed if self.inputs is not None else ())
-            if not any(child in self.needed for child, _ in node.next_functions)
-        }
-        for node in self.needed:
-            if node not in self.not_run:
-                node.check_saved_tensors()
+        if inputs is None:
+            self.needed, self.not_run = set(order), set()
+        else:
+            self.needed, self.not_run = _plan_for_inputs(order, self.targets)
+        for node in self.needed - self.not_run:
+            node.check_saved_tensors()
+        # Leaves whose one incoming gradient nobody else holds: see run().
+        self._owned: set[Node] = set()
 
     def __iter__(self) -> Iterator[Step]:
         """The steps one at a time. Each node runs in the pass's grad mode (recording only
         with ``create_graph``); between steps the caller's mode is back in force."""
-        steps = self._steps()
+        steps = self._steps(may_adopt=False)
         while True:
             caller_mode = is_grad_enabled()
             _set_enabled(self.create_graph)
@@ -153,8 +128,19 @@ class BackwardPass:
                 return
             yield step
 
-    def _steps(self) -> Iterator[Step]:
-        """The pass itself, run in whatever grad mode is set (see ``__iter__`` and ``run``)."""
+    def run(self) -> list[Tensor | None] | None:
+        """Run the whole pass; return the captured gradients in ``autograd.grad`` mode.
+
+        Nobody sees the steps here, so a leaf's first gradient may become its ``.grad``
+        without a copy when no one else holds it, and the pass's grad mode is set once.
+        """
+        with set_grad_enabled(self.create_graph):
+            for _ in self._steps(may_adopt=True):
+                pass
+        return self.captured if self.inputs is not None else None
+
+    def _steps(self, may_adopt: bool) -> Iterator[Step]:
+        """The ready-queue loop: run the newest node whose gradients have all arrived."""
         arrivals: dict[Node, list[tuple[Node | None, Tensor | None]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
         tie_breaker = itertools.count()
@@ -172,12 +158,12 @@ class BackwardPass:
         for node, seed in self.roots:
             deliver(node, None, seed, counted=False)
         index = 0
-        seen_ready: set[Node] = set()
+        seen: set[Node] = set()
         while ready:
             node = heapq.heappop(ready)[-1]
-            if node in seen_ready:  # a root pushed again while waiting: it runs once
+            if node in seen:  # a root pushed again while waiting: it runs once
                 continue
-            seen_ready.add(node)
+            seen.add(node)
             contributions = [(s, g) for s, g in arrivals.pop(node) if g is not None]
             if not contributions:  # nothing but "no gradient" arrived: pass that on
                 for child, _ in node.next_functions:
@@ -185,13 +171,10 @@ class BackwardPass:
                         deliver(child, node, None, counted=True)
                 continue
             step = self._run_node(index, node, contributions)
-            fresh: set[int] | None = None  # looked for only when a leaf is sent a gradient
+            if may_adopt:
+                self._owned.update(_leaves_given_new_gradients(step, needed))
             for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
                 if child is not None and child in needed:
-                    if self.adopt_fresh_gradients and isinstance(child, AccumulateGrad):
-                        if fresh is None:
-                            fresh = _fresh_gradients(step)
-                        self._fresh[child] = id(grad) in fresh
                     deliver(child, node, grad, counted=True)
             index += 1
             yield step
@@ -211,36 +194,25 @@ class BackwardPass:
                 grad_in = replaced
         retained = node.retained_tensor() if node.retained_tensor is not None else None
         if retained is not None:  # `is not None`: a tensor's truth value is its value
-            _accumulate_into_grad(retained, grad_in, self.create_graph)
+            accumulate_into(retained, grad_in, self.create_graph)
         if node in self.targets:
             self.captured[self.targets[node]] = grad_in if self.create_graph else grad_in.detach()
         frozen = tuple(contributions)
         if is_leaf:
-            if self.inputs is not None:
+            if self.inputs is not None:  # autograd.grad: .grad is left alone
                 return Step(index, node, frozen, grad_in, ())
             leaf = node.variable
             before = _freeze(leaf.grad) if self.snapshot else None
             # A sum of several contributions is a new tensor too; a hook may have kept one.
-            fresh = len(contributions) > 1 or self._fresh.pop(node, False)
-            adopt = self.adopt_fresh_gradients and fresh and not leaf._hooks
-            _accumulate_into_grad(leaf, grad_in, self.create_graph, adopt)
+            owned = (len(contributions) > 1 or node in self._owned) and not leaf._hooks
+            node.accumulate(grad_in, self.create_graph, owned)
             after = _freeze(leaf.grad) if self.snapshot else leaf.grad
             return Step(index, node, frozen, grad_in, (), leaf, before, after)
         if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
         grads_out = _gradients_to_send(node, node(grad_in))
-        if not self.retain_graph:
-            node.release_saved_tensors()
-        return Step(index, node, frozen, grad_in, grads_out)
-
-    def run(self) -> list[Tensor | None] | None:
-        """Run the whole pass; return the captured gradients in ``autograd.grad`` mode."""
-        self.adopt_fresh_gradients = True
-        # Nobody runs code between the steps here, so the pass's mode is set once.
-        with set_grad_enabled(self.create_graph):
-            for _ in self._steps():
-                pass
-        return self.captured if self.inputs is not None else None
+        released = not self.retain_graph and node.release_saved_tensors()
+        return Step(index, node, frozen, grad_in, grads_out, released=released)
 
     def _check_unused(self) -> None:
         for i, grad in enumerate(self.captured):
@@ -249,6 +221,55 @@ class BackwardPass:
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
+
+
+def _targets(inputs: Sequence[Tensor]) -> dict[Node, int]:
+    """For ``autograd.grad``: the node whose incoming gradient is each input's gradient."""
+    targets: dict[Node, int] = {}
+    for i, tensor in enumerate(inputs):
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        node = tensor._edge()[0]
+        assert node is not None
+        targets.setdefault(node, i)
+    return targets
+
+
+def _plan_for_inputs(order: list[Node], targets: dict[Node, int]) -> tuple[set[Node], set[Node]]:
+    """``autograd.grad``'s plan: the nodes on a path to one of the inputs (``order`` lists
+    children before parents), and those of them that only receive their gradient, because
+    none of their own inputs leads to an input asked for: they do not run their backward."""
+    needed: set[Node] = set()
+    for node in order:
+        if node in targets or any(child in needed for child, _ in node.next_functions):
+            needed.add(node)
+    not_run = {
+        node for node in needed if not any(child in needed for child, _ in node.next_functions)
+    }
+    return needed, not_run
+
+
+def _leaves_given_new_gradients(step: Step, needed: Iterable[Node]) -> list[Node]:
+    """The leaves (AccumulateGrad nodes) to which ``step`` sent a gradient that nobody else
+    holds: a new array (not the incoming gradient passed on, not a view of another array),
+    made by a node that keeps no reference to it, and sent to that one input only."""
+    node = step.node
+    if not node.returns_new_gradients:
+        return []
+    leaves = [
+        (child, grad)
+        for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True)
+        if isinstance(child, AccumulateGrad) and grad is not None and child in needed
+    ]
+    if not leaves:
+        return []
+    # Counted in one pass: stack/cat may have 10^5 inputs.
+    times_sent = Counter(id(grad) for grad in step.grads_out if grad is not None)
+    return [
+        child
+        for child, grad in leaves
+        if times_sent[id(grad)] == 1 and grad is not step.grad_in and grad._array.base is None
+    ]
 
 
 def _root_node(index: int, output: Tensor) -> Node:
@@ -297,7 +318,7 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
         if metadata is not None:
             shape, dtype = metadata[i]
             if grad._array.shape != shape:  # only a broadcast gradient needs summing
-                if not _can_sum_to(grad.shape, shape):
+                if not can_sum_to(grad.shape, shape):
                     raise RuntimeError(
                         f"Function {node.name()} returned an invalid gradient at index {i} - "
                         f"got {list(grad.shape)} but expected shape compatible with "
@@ -308,62 +329,6 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
                 grad = grad.to(dtype)
         sent.append(grad)
     return tuple(sent)
-
-
-def _can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
-    """Whether ``shape`` broadcasts to ``grad_shape``, so that summing can undo it."""
-    if len(shape) > len(grad_shape):
-        return False
-    trailing = grad_shape[len(grad_shape) - len(shape) :]
-    return all(s == g or s == 1 for s, g in zip(shape, trailing, strict=True))
-
-
-def _accumulate_into_grad(
-    tensor: Tensor, grad: Tensor, create_graph: bool, adopt: bool = False
-) -> None:
-    """``tensor.grad += grad``, as PyTorch's AccumulateGrad does it.
-
-    The first gradient is copied, so ``.grad`` never shares memory with a gradient that is
-    also going elsewhere, unless ``adopt`` says that nobody else holds it: then its array
-    becomes ``.grad`` as it is (PyTorch steals such a gradient too, saving a copy the size of
-    the leaf). Later ones are added in place, unless the graph of the derivative is being
-    built: then the sum is a new, recorded tensor.
-    """
-    if tensor.grad is None:
-        if adopt and not create_graph:
-            tensor._grad = Tensor(grad._array)
-        elif create_graph and grad.requires_grad:
-            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()), None)
-            copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
-            tensor._grad = copy
-        else:
-            tensor._grad = Tensor(grad._array.copy())
-    elif create_graph:
-        tensor._grad = tensor.grad + grad
-    else:
-        with no_grad():
-            tensor.grad.add_(grad)
-
-
-def _fresh_gradients(step: Step) -> set[int]:
-    """The ids of the gradients ``step``'s node sent that are new arrays nobody else holds:
-    made by a built-in op's derivative (a user's Function might return a tensor it keeps),
-    not the incoming gradient passed on, not a view of another array, sent to one input."""
-    node = step.node
-    if not (isinstance(node, BackwardNode) and issubclass(node.function, Op)):
-        return set()
-    sent = [id(grad) for grad in step.grads_out if grad is not None]
-    once = set(sent)
-    if len(once) < len(sent):  # one tensor sent to several inputs: counted, in one pass
-        once = {i for i, n in Counter(sent).items() if n == 1}  # (stack has 10^5 inputs)
-    return {
-        id(grad)
-        for grad in step.grads_out
-        if grad is not None
-        and id(grad) in once
-        and grad is not step.grad_in
-        and grad._array.base is None
-    }
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:

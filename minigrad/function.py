@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .grad_mode import is_grad_enabled
+from .grad_mode import is_grad_enabled, no_grad
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -78,6 +78,9 @@ class Node:
     # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
     # shape and casts it to the dtype. None where the node needs no such check.
     input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+    # Whether the gradients this node returns are new tensors that it keeps no reference
+    # to: then the engine may make one a leaf's .grad without copying it.
+    returns_new_gradients: bool = False
 
     def __init__(self, next_functions: tuple[Edge, ...]) -> None:
         self.next_functions = next_functions
@@ -97,8 +100,9 @@ class Node:
     def saved_tensors_freed(self) -> bool:
         return False
 
-    def release_saved_tensors(self) -> None:
-        pass
+    def release_saved_tensors(self) -> bool:
+        """Free the saved tensors; say whether there were any."""
+        return False
 
     def check_saved_tensors(self) -> None:
         """Raise PyTorch's error if a saved tensor was freed or modified in place."""
@@ -115,6 +119,36 @@ class AccumulateGrad(Node):
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
         return ()
+
+    def accumulate(self, grad: Tensor, create_graph: bool, owned: bool = False) -> None:
+        """``variable.grad += grad``: see ``accumulate_into``."""
+        accumulate_into(self.variable, grad, create_graph, owned)
+
+
+def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: bool = False) -> None:
+    """``tensor.grad += grad``, as PyTorch's AccumulateGrad does it (``retain_grad`` too).
+
+    The first gradient becomes ``.grad``: as it is when ``owned`` says that nobody else can
+    see it (PyTorch steals such a gradient too, saving a copy the size of the tensor), else
+    as a copy, so that ``.grad`` never shares memory with a gradient that went elsewhere.
+    Later ones are added in place, unless the graph of the derivative is being built: then
+    the sum is a new, recorded tensor.
+    """
+    Tensor = _tensor.Tensor
+    if tensor.grad is None:
+        if owned and not create_graph:
+            tensor._grad = Tensor(grad._array)
+        elif create_graph and grad.requires_grad:
+            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()), None)
+            copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
+            tensor._grad = copy
+        else:
+            tensor._grad = Tensor(grad._array.copy())
+    elif create_graph:
+        tensor._grad = tensor.grad + grad
+    else:
+        with no_grad():
+            tensor.grad.add_(grad)
 
 
 class CopyBackwards(Node):
@@ -250,6 +284,10 @@ class BackwardNode(Node, Context):
     def formula(self) -> str:
         return self.function.formula
 
+    @property  # type: ignore[override]
+    def returns_new_gradients(self) -> bool:
+        return self.function.returns_new_gradients
+
     def name(self) -> str:
         # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
         # sum(x, dim) SumBackward1 in PyTorch, with the same derivative.
@@ -311,9 +349,11 @@ class BackwardNode(Node, Context):
     def saved_tensors_freed(self) -> bool:
         return self._saved is None
 
-    def release_saved_tensors(self) -> None:
-        if self._saved:
-            self._saved = None
+    def release_saved_tensors(self) -> bool:
+        if not self._saved:
+            return False
+        self._saved = None
+        return True
 
     def check_saved_tensors(self) -> None:
         if self._saved is None:
@@ -336,6 +376,9 @@ class Function:
     formula: str = ""
     name: str | None = None
     is_view: bool = False
+    # A user's backward may return a tensor it also keeps (in ctx, say): never adopted as
+    # .grad. The built-in ops, whose backwards return new tensors, set this to True.
+    returns_new_gradients: bool = False
 
     @staticmethod
     def forward(ctx: Context, *args: Any, **options: Any) -> np.ndarray:

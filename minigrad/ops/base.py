@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 class Op(Function):
     """A built-in op: its node is named ``<ClassName>Backward0`` unless ``name`` says else."""
 
+    returns_new_gradients = True
+
     @classmethod
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward0"

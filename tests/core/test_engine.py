@@ -158,3 +158,85 @@ def test_autograd_grad_result_holds_the_graph_only_while_alive(gc_disabled):
     assert ref() is not None
     del g
     assert ref() is None
+
+
+# -- a leaf's first gradient: adopted when nobody else holds it, else copied -------------
+@pytest.fixture
+def ownership(monkeypatch):
+    """Records, per leaf, the ``owned`` verdict the engine gave AccumulateGrad."""
+    from minigrad import function
+
+    verdicts = {}
+    accumulate = function.AccumulateGrad.accumulate
+
+    def spy(node, grad, create_graph, owned=False):
+        verdicts[id(node.variable)] = owned
+        accumulate(node, grad, create_graph, owned)
+
+    monkeypatch.setattr(function.AccumulateGrad, "accumulate", spy)
+    return verdicts
+
+
+def test_a_new_gradient_made_by_a_built_in_op_is_adopted(ownership):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3).sum().backward()
+    assert ownership[id(x)] is True
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_a_gradient_sent_to_two_leaves_is_copied_for_each(ownership):
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = mg.tensor([5.0, 6.0], requires_grad=True)
+    (a + b).sum().backward()  # AddBackward0 sends one tensor to both inputs
+    assert ownership == {id(a): False, id(b): False}
+    a.grad.add_(10)
+    assert b.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_gradient_a_users_function_keeps_is_copied(ownership):
+    class KeepsItsGradient(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            KeepsItsGradient.kept = grad * 2
+            return KeepsItsGradient.kept
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    KeepsItsGradient.apply(x).sum().backward()
+    assert ownership[id(x)] is False
+    KeepsItsGradient.kept.add_(100)
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_a_gradient_a_hook_kept_is_copied(ownership):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    kept = []
+    x.register_hook(kept.append)
+    (x * 3).sum().backward()
+    assert ownership[id(x)] is False
+    kept[0].add_(100)
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_steps_taken_one_at_a_time_never_adopt(ownership):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    steps = list(BackwardPass([(x * 3).sum()]))
+    assert ownership[id(x)] is False
+    assert steps[-1].grad_after is x.grad
+
+
+def test_each_step_says_whether_it_freed_saved_tensors():
+    x = mg.tensor(2.0, requires_grad=True)
+    released = {s.node.name(): s.released for s in BackwardPass([(x * x + 1).exp()])}
+    assert released == {
+        "ExpBackward0": True,
+        "AddBackward0": False,  # an addition saves nothing
+        "MulBackward0": True,
+        "AccumulateGrad": False,
+    }
+    x.grad = None
+    kept = BackwardPass([(x * x).exp()], retain_graph=True)
+    assert not any(step.released for step in kept)
