@@ -98,7 +98,12 @@ class Node:
 
     # Overridden by nodes that keep saved tensors.
     def saved_tensors_freed(self) -> bool:
+        """Whether backward has freed what this node saved (no ``retain_graph``)."""
         return False
+
+    def constant_inputs(self) -> dict[int, Tensor]:
+        """The inputs needing no gradient that this node saved, by place (see BackwardNode)."""
+        return {}
 
     def release_saved_tensors(self) -> bool:
         """Free the saved tensors; say whether there were any."""
@@ -255,6 +260,8 @@ class BackwardNode(Node, Context):
 
     # What was saved, as SavedTensors (or wrapped numbers); None once backward freed it.
     _saved: list[SavedTensor | Tensor] | None = ()  # type: ignore[assignment]
+    # The saved inputs that need no gradient, by their place in next_functions.
+    _constants: dict[int, SavedTensor | Tensor] = {}  # replaced whole, never changed in place
     # Which arguments were Tensors, when some were not (a user's Function given a number):
     # numbers get no edge and no gradient. None when every argument is a Tensor.
     input_is_tensor: tuple[bool, ...] | None = None
@@ -335,16 +342,48 @@ class BackwardNode(Node, Context):
             if value is returned:
                 saved.append(SavedTensor(result, is_result=True))
                 continue
+            edge = 0  # the input's place in next_functions, which lists Tensors only
             for array, tensor in zip(arrays, inputs):
-                if value is array and isinstance(tensor, Tensor):
+                if not isinstance(tensor, Tensor):
+                    continue
+                if value is array:
                     # A wrapped number (the 2 of x * 2) belongs to this op alone: nothing
                     # can change it in place, so it needs no version check.
-                    saved.append(tensor if tensor._is_wrapped_number else SavedTensor(tensor))
+                    kept = tensor if tensor._is_wrapped_number else SavedTensor(tensor)
+                    saved.append(kept)
+                    if not tensor._requires_grad:
+                        self._constants = {**self._constants, edge: kept}
                     break
+                edge += 1
             else:  # a constant computed in forward: it has no history to protect
                 saved.append(Tensor(np.asarray(value)))
         self._to_save = ()
         self._saved = saved
+
+    def constant_inputs(self) -> dict[int, Tensor]:
+        """The inputs that need no gradient and that this node saved for ``backward``, by
+        their place in ``next_functions``. Read, never unpacked: nothing is computed and the
+        graph is left as it was. Empty once backward has freed the saved tensors; a constant
+        changed in place since it was saved is left out (its value now is not the one the op
+        used).
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor(2.0, requires_grad=True)
+        >>> (x * 3).grad_fn.constant_inputs()
+        {1: tensor(3)}
+        >>> (x + 3).grad_fn.constant_inputs()  # an addition saves nothing
+        {}
+        """
+        if self._saved is None:
+            return {}
+        found = {}
+        for edge, kept in self._constants.items():
+            if isinstance(kept, SavedTensor):
+                if kept.is_modified() or kept.tensor is None:
+                    continue
+                kept = kept.tensor
+            found[edge] = kept
+        return found
 
     def saved_tensors_freed(self) -> bool:
         return self._saved is None

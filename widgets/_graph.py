@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from minigrad import Tensor
-from minigrad.function import AccumulateGrad, BackwardNode, CopyBackwards, Node, SavedTensor
+from minigrad.function import AccumulateGrad, Node
 from minigrad.printing import tensor_repr
 
 # What a box in the drawing stands for.
@@ -291,9 +291,9 @@ def build_graph(
             leaf = node.variable
             graph.add_edge(tensor_box(leaf, LEAF, name_of(names, leaf) or "leaf"), box.id)
         for index, (child, _) in enumerate(node.next_functions):
-            if child is None and isinstance(node, CopyBackwards):
-                # The empty first slot of x.grad's copy node is "the tensor copied into",
-                # not an input of the computation: a "constant" box there would mislead.
+            if child is None and index == 0 and is_copy(node):
+                # The empty first slot of a copy node is "the tensor copied into", not an
+                # input of the computation: a "constant" box there would mislead.
                 continue
             if child is None:
                 value = constant_input(node)
@@ -329,15 +329,16 @@ def build_graph(
     return graph
 
 
-def constant_input(node: Node) -> Tensor | None:
-    """The tensor behind ``node``'s constant input, when the node saved it for backward and
-    it can be told apart from everything else the node saved; else ``None``.
+def is_copy(node: Node) -> bool:
+    """Whether ``node`` copies a gradient into a tensor (``x.copy_(y)``, or what ``x.grad``
+    points to after ``backward(create_graph=True)``): its input 0 is the tensor copied into."""
+    return node.name() == "CopyBackwards"
 
-    Only read, never unpacked: this computes nothing and leaves the graph as it was. It is
-    told apart when the node has exactly one input that needs no gradient and saved exactly
-    one tensor that needs none (``x * 3`` saves ``x`` and the ``3``). Nothing is found once
-    backward has freed the saved tensors, or when the constant was changed in place after
-    it was saved (its value now is not the one the op used).
+
+def constant_input(node: Node) -> Tensor | None:
+    """The tensor behind ``node``'s one constant input (an input needing no gradient), when
+    the node saved it for backward; else ``None``. Only read, never unpacked: this computes
+    nothing and leaves the graph as it was (see ``Node.constant_inputs``).
 
     >>> import minigrad as mg
     >>> x = mg.tensor(2.0, requires_grad=True)
@@ -346,25 +347,10 @@ def constant_input(node: Node) -> Tensor | None:
     >>> constant_input((x + 3).grad_fn) is None  # an addition saves nothing
     True
     """
-    if not isinstance(node, BackwardNode) or not node._saved:
-        return None
     slots = [i for i, (child, _) in enumerate(node.next_functions) if child is None]
-    saved: list[Tensor] = []
-    for entry in node._saved:
-        if isinstance(entry, SavedTensor):
-            unchanged = not entry.is_modified()
-            if entry.tensor is not None and not entry.requires_grad and unchanged:
-                saved.append(entry.tensor)
-        elif isinstance(entry, Tensor) and not entry.requires_grad:
-            saved.append(entry)  # a number the op wrapped, saved as itself: nobody can change it
-    tensors = {id(tensor): tensor for tensor in saved}
-    if len(slots) != 1 or len(tensors) != 1:
+    if len(slots) != 1:
         return None
-    (tensor,) = tensors.values()
-    metadata = node.input_metadata
-    if metadata is not None and tuple(tensor.shape) != tuple(metadata[slots[0]][0]):
-        return None
-    return tensor
+    return node.constant_inputs().get(slots[0])
 
 
 def _grad_title(grad: Tensor, leaves: Sequence[Tensor], names: Names) -> str:

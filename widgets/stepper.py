@@ -148,11 +148,6 @@ class BackwardStepper(ipywidgets.VBox):
                 f"to step through one by one (max_nodes={max_nodes}); draw it with "
                 "widgets.draw(...) instead, or raise max_nodes"
             )
-        self._grads_at_start = {
-            box.id: _copy(box.tensor.grad)
-            for box in self.graph.nodes.values()
-            if box.kind == LEAF and box.tensor is not None
-        }
         grad_outputs = None if gradient is None else [gradient]
         backward_pass = BackwardPass(
             [output],
@@ -164,7 +159,7 @@ class BackwardStepper(ipywidgets.VBox):
         self.retain_graph = backward_pass.retain_graph
         self.create_graph = backward_pass.create_graph
         self.steps: list[Step] = list(backward_pass)
-        self._freed_at_end = {node for node in self.graph.id_of if node.saved_tensors_freed()}
+        self._freed_at_end = {step.node for step in self.steps if step.released}
 
         self.scope = f"minigrad-stepper-{next(_scopes)}"
         frames = _Frames(self)
@@ -299,10 +294,6 @@ class BackwardStepper(ipywidgets.VBox):
         self._buttons["step"].disabled = self._buttons["run"].disabled = at_end
 
 
-def _copy(tensor: Tensor | None) -> Tensor | None:
-    return None if tensor is None else tensor.detach().clone()
-
-
 class _Frames:
     """The picture and frames of one stepper: what every box and arrow shows after ``k``
     steps.
@@ -361,7 +352,7 @@ class _Frames:
         # the others above), the positions at which the text of a box may change, and what
         # each leaf's .grad holds along the pass: (position, .grad after that step).
         boxes_of = {id(box.tensor): box for box in graph.nodes.values() if box.tensor is not None}
-        self.accumulations: dict[str, list[tuple[int, Tensor | None]]] = {}
+        self.accumulations: dict[str, list[tuple[int, Step]]] = {}
         written_at: dict[int, list[str]] = {}
         for edge, (when, _) in self.edge_grad.items():
             written_at.setdefault(when, []).append(edge)
@@ -377,7 +368,7 @@ class _Frames:
                 leaf = boxes_of[id(step.leaf)].id
                 self.classes[f"mg-{leaf}"].append(LEAF_UPDATED.format(position))
                 self.text_changes[leaf].append(position)
-                self.accumulations.setdefault(leaf, []).append((position, step.grad_after))
+                self.accumulations.setdefault(leaf, []).append((position, step))
             for edge in written_at.get(position, []):
                 self.classes[f"mg-{edge}"].append(CARRIES.format(position))
                 if self.arrow_head[edge] == head:
@@ -424,12 +415,15 @@ class _Frames:
         return lines
 
     def leaf_grad(self, box: GraphNode, position: int) -> Tensor | None:
-        """The leaf's ``.grad`` after ``position`` steps, from the engine's snapshots."""
-        grad = self.stepper._grads_at_start[box.id]
-        for when, after in self.accumulations.get(box.id, ()):
+        """The leaf's ``.grad`` after ``position`` steps, from the engine's step records."""
+        recorded = self.accumulations.get(box.id)
+        if not recorded:  # no gradient reached it: its .grad is as it was before the pass
+            return box.tensor.grad if box.tensor is not None else None
+        grad = recorded[0][1].grad_before
+        for when, step in recorded:
             if when > position:
                 break
-            grad = after
+            grad = step.grad_after
         return grad
 
     # -- the looks -----------------------------------------------------------------------
@@ -568,7 +562,7 @@ class _Frames:
                 items.append(
                     f"<li>input {i}: the constant {self.code(value)}, no gradient needed</li>"
                 )
-            elif child is None and i == 0 and step.node.name() == "CopyBackwards":
+            elif child is None and i == 0 and _graph.is_copy(step.node):
                 # copy_(destination, source): the destination's old values are overwritten.
                 items.append(f"<li>input {i}: the tensor copied into, no gradient needed</li>")
             elif child is None:
