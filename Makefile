@@ -34,11 +34,12 @@ lab: bootstrap
 	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing"; \
 	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing
 
-# Lint, format check, then ONE pytest run over the tests and the notebooks (nbval strict).
+# Lint, format check, the layer contracts (import-linter), then ONE pytest run over the tests and the notebooks (nbval strict).
 # pytest's exit 5 means it collected nothing: that is a failure, not a pass.
 test: bootstrap
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory docs
 	@echo "$(PYTEST)"; \
 	$(PYTEST); rc=$$?; \
@@ -70,6 +71,7 @@ bench: bootstrap
 lint: bootstrap
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: bootstrap
 	$(BIN)/ruff format .

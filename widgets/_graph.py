@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import minigrad.graph
 from minigrad import Tensor
 from minigrad.function import AccumulateGrad, Node
 from minigrad.printing import tensor_repr
@@ -169,15 +170,7 @@ def shape_text(tensor: Tensor) -> str:
 # --------------------------------------------------------------------------- walking
 def reachable(roots: Iterable[Node]) -> set[Node]:
     """Every graph node reachable from ``roots`` through ``next_functions``."""
-    seen: set[Node] = set()
-    stack = [root for root in roots if root is not None]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions if child is not None)
-    return seen
+    return set(minigrad.graph.nodes(roots))
 
 
 def _leaves(nodes: Iterable[Node]) -> list[Tensor]:
