@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .function import AccumulateGrad, Node, accumulate_into
+from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
 from .graph import post_order
 from .shapes import can_sum_to
@@ -96,18 +96,19 @@ class BackwardPass:
                 f"for {len(outputs)} outputs"
             )
         self.roots = [
-            (_root_node(i, output), _seed_gradient(i, output, grad))
+            (_root_edge(i, output), _seed_gradient(i, output, grad))
             for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True))
         ]
         self.inputs = inputs
         self.allow_unused = allow_unused
-        self.targets: dict[Node, int] = {} if inputs is None else _targets(inputs)
+        self.targets: dict[tuple[Node, int], int] = {} if inputs is None else _targets(inputs)
+        self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
-        order, self.dependencies = post_order(node for node, _ in self.roots)
+        order, self.dependencies = post_order(node for (node, _), _ in self.roots)
         if inputs is None:
             self.needed, self.not_run = set(order), set()
         else:
-            self.needed, self.not_run = _plan_for_inputs(order, self.targets)
+            self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
         for node in self.needed - self.not_run:
             node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
@@ -141,13 +142,15 @@ class BackwardPass:
 
     def _steps(self, may_adopt: bool) -> Iterator[Step]:
         """The ready-queue loop: run the newest node whose gradients have all arrived."""
-        arrivals: dict[Node, list[tuple[Node | None, Tensor | None]]] = {}
+        # What reached each node: (sender, gradient, which output of the node it is for).
+        arrivals: dict[Node, list[tuple[Node | None, Tensor | None, int]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
         tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
-        def deliver(node: Node, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
-            arrivals.setdefault(node, []).append((sender, grad))
+        def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
+            node = edge[0]
+            arrivals.setdefault(node, []).append((sender, grad, edge[1]))
             if counted:
                 dependencies[node] -= 1
             if dependencies[node] == 0:
@@ -155,8 +158,8 @@ class BackwardPass:
                 first = 0 if isinstance(node, AccumulateGrad) else 1
                 heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
-        for node, seed in self.roots:
-            deliver(node, None, seed, counted=False)
+        for edge, seed in self.roots:
+            deliver(edge, None, seed, counted=False)
         index = 0
         seen: set[Node] = set()
         while ready:
@@ -164,28 +167,30 @@ class BackwardPass:
             if node in seen:  # a root pushed again while waiting: it runs once
                 continue
             seen.add(node)
-            contributions = [(s, g) for s, g in arrivals.pop(node) if g is not None]
+            contributions = [(s, g, nr) for s, g, nr in arrivals.pop(node) if g is not None]
             if not contributions:  # nothing but "no gradient" arrived: pass that on
-                for child, _ in node.next_functions:
-                    if child is not None and child in needed:
-                        deliver(child, node, None, counted=True)
+                for edge in node.next_functions:
+                    if edge[0] is not None and edge[0] in needed:
+                        deliver(edge, node, None, counted=True)
                 continue
             step = self._run_node(index, node, contributions)
             if may_adopt:
                 self._owned.update(_leaves_given_new_gradients(step, needed))
-            for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True):
-                if child is not None and child in needed:
-                    deliver(child, node, grad, counted=True)
+            for edge, grad in zip(node.next_functions, step.grads_out, strict=True):
+                if edge[0] is not None and edge[0] in needed:
+                    deliver(edge, node, grad, counted=True)
             index += 1
             yield step
         if self.inputs is not None:
             self._check_unused()
 
     def _run_node(
-        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor]]
+        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor, int]]
     ) -> Step:
+        if node.num_outputs > 1:  # a user's Function with several outputs
+            return self._run_multi_output_node(index, node, contributions)
         grad_in = contributions[0][1]
-        for _, more in contributions[1:]:
+        for _, more, _ in contributions[1:]:
             grad_in = grad_in + more
         is_leaf = isinstance(node, AccumulateGrad)
         for hook in node.variable._hooks if is_leaf else node.tensor_pre_hooks:
@@ -195,9 +200,8 @@ class BackwardPass:
         retained = node.retained_tensor() if node.retained_tensor is not None else None
         if retained is not None:  # `is not None`: a tensor's truth value is its value
             accumulate_into(retained, grad_in, self.create_graph)
-        if node in self.targets:
-            self.captured[self.targets[node]] = grad_in if self.create_graph else grad_in.detach()
-        frozen = tuple(contributions)
+        self._capture(node, 0, grad_in)
+        frozen = tuple((sender, grad) for sender, grad, _ in contributions)
         if is_leaf:
             if self.inputs is not None:  # autograd.grad: .grad is left alone
                 return Step(index, node, frozen, grad_in, ())
@@ -214,6 +218,39 @@ class BackwardPass:
         released = not self.retain_graph and node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out, released=released)
 
+    def _run_multi_output_node(
+        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor, int]]
+    ) -> Step:
+        """A node with several outputs gets one gradient per output (None for an output
+        nothing reached), each the sum of what arrived for it."""
+        grads: list[Tensor | None] = [None] * node.num_outputs
+        for _, grad, output_nr in contributions:
+            previous = grads[output_nr]
+            grads[output_nr] = grad if previous is None else previous + grad
+        for hook in node.tensor_pre_hooks:  # hooks of the first output's tensor
+            if grads[0] is not None:
+                replaced = hook(grads[0])
+                grads[0] = grads[0] if replaced is None else replaced
+        retained = node.retained_tensor() if node.retained_tensor is not None else None
+        if retained is not None and grads[0] is not None:
+            accumulate_into(retained, grads[0], self.create_graph)
+        for output_nr, grad in enumerate(grads):
+            if grad is not None:
+                self._capture(node, output_nr, grad)
+        frozen = tuple((sender, grad) for sender, grad, _ in contributions)
+        grad_in = tuple(grads)
+        if node in self.not_run:
+            return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
+        grads_out = _gradients_to_send(node, node(*grads))
+        released = not self.retain_graph and node.release_saved_tensors()
+        return Step(index, node, frozen, grad_in, grads_out, released=released)
+
+    def _capture(self, node: Node, output_nr: int, grad: Tensor) -> None:
+        """In ``autograd.grad``'s mode, keep the gradient that reached an input asked for."""
+        position = self.targets.get((node, output_nr)) if self.targets else None
+        if position is not None:
+            self.captured[position] = grad if self.create_graph else grad.detach()
+
     def _check_unused(self) -> None:
         for i, grad in enumerate(self.captured):
             if grad is None and not self.allow_unused:
@@ -223,19 +260,20 @@ class BackwardPass:
                 )
 
 
-def _targets(inputs: Sequence[Tensor]) -> dict[Node, int]:
-    """For ``autograd.grad``: the node whose incoming gradient is each input's gradient."""
-    targets: dict[Node, int] = {}
+def _targets(inputs: Sequence[Tensor]) -> dict[tuple[Node, int], int]:
+    """For ``autograd.grad``: where each input's gradient arrives (a node and which of its
+    outputs the input is), with the input's position."""
+    targets: dict[tuple[Node, int], int] = {}
     for i, tensor in enumerate(inputs):
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node = tensor._edge()[0]
+        node, output_nr = tensor._edge()
         assert node is not None
-        targets.setdefault(node, i)
+        targets.setdefault((node, output_nr), i)
     return targets
 
 
-def _plan_for_inputs(order: list[Node], targets: dict[Node, int]) -> tuple[set[Node], set[Node]]:
+def _plan_for_inputs(order: list[Node], targets: set[Node]) -> tuple[set[Node], set[Node]]:
     """``autograd.grad``'s plan: the nodes on a path to one of the inputs (``order`` lists
     children before parents), and those of them that only receive their gradient, because
     none of their own inputs leads to an input asked for: they do not run their backward."""
@@ -272,13 +310,13 @@ def _leaves_given_new_gradients(step: Step, needed: Iterable[Node]) -> list[Node
     ]
 
 
-def _root_node(index: int, output: Tensor) -> Node:
-    node = output._edge()[0]
-    if node is None:
+def _root_edge(index: int, output: Tensor) -> Edge:
+    edge = output._edge()
+    if edge[0] is None:
         raise RuntimeError(
             f"element {index} of tensors does not require grad and does not have a grad_fn"
         )
-    return node
+    return edge
 
 
 def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:

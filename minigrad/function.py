@@ -81,6 +81,7 @@ class Node:
     # Whether the gradients this node returns are new tensors that it keeps no reference
     # to: then the engine may make one a leaf's .grad without copying it.
     returns_new_gradients: bool = False
+    num_outputs = 1  # a user's Function may have several
 
     def __init__(self, next_functions: tuple[Edge, ...]) -> None:
         self.next_functions = next_functions
@@ -184,6 +185,7 @@ class SavedTensor:
         "saved_version",
         "is_result",
         "requires_grad",
+        "output_nr",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -195,6 +197,7 @@ class SavedTensor:
         self.saved_version = tensor._version.value
         self.is_result = is_result
         self.requires_grad = tensor.requires_grad
+        self.output_nr = tensor._output_nr
 
     @property
     def kind(self) -> str:
@@ -208,7 +211,10 @@ class SavedTensor:
     def unpack(self, node: Node) -> Tensor:
         if self.tensor is not None:
             return self.tensor
-        return _tensor.Tensor._from_graph(self.array, node, self.version_counter)
+        unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
+        if self.output_nr:
+            unpacked._output_nr = self.output_nr
+        return unpacked
 
     def modified_error(self, node: Node) -> RuntimeError:
         # PyTorch names the tensor's grad_fn after the change, e.g. "Mul" after x.mul_(2).
@@ -402,14 +408,110 @@ class BackwardNode(Node, Context):
                 raise saved.modified_error(self)
 
 
+class FunctionNode(BackwardNode):
+    """The node of a user's ``Function`` (what PyTorch calls a ``BackwardCFunction``): on top
+    of a built-in op's node it has several outputs, the context methods of PyTorch's
+    ``FunctionCtx``, and PyTorch's checks on what ``backward`` returns."""
+
+    # Set by apply: (shape, dtype) of each output, to make zeros for an unused output.
+    output_metadata: tuple[tuple[tuple[int, ...], np.dtype] | None, ...] = ()
+    _materialize_grads = True
+    _dirty: tuple[Tensor, ...] = ()
+    _non_differentiable: tuple[Tensor, ...] = ()
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep ``tensors`` (inputs, outputs or intermediate Tensors; ``None`` allowed) for
+        ``backward``, which reads them back from ``ctx.saved_tensors``."""
+        _check_saveable(tensors)
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Say that ``forward`` changed these inputs in place (and returns them)."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """Say that these outputs get no gradient (indices, masks): they will not require
+        grad, and backward receives zeros (or None) for them."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With ``False``, backward receives ``None`` rather than zeros for an output whose
+        gradient was never computed."""
+        self._materialize_grads = value
+
+    def __call__(self, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
+        if self._materialize_grads:
+            Tensor = _tensor.Tensor
+            grads = tuple(
+                Tensor(np.zeros(*metadata)) if grad is None and metadata is not None else grad
+                for grad, metadata in zip(grads, self.output_metadata, strict=True)
+            )
+        returned = self.function.backward(self, *grads)
+        returned = returned if isinstance(returned, tuple) else (returned,)
+        expected = len(self.needs_input_grad)
+        if len(returned) > expected and all(g is None for g in returned[expected:]):
+            returned = returned[:expected]  # extra Nones are allowed, as in PyTorch
+        if len(returned) != expected:
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {expected}, got {len(returned)})"
+            )
+        is_tensor = self.input_is_tensor or (True,) * expected
+        for position, (grad, tensor_input) in enumerate(zip(returned, is_tensor), start=1):
+            if grad is not None and not tensor_input:
+                raise RuntimeError(
+                    f"function {self.name()} returned a gradient different than None at "
+                    f"position {position}, but the corresponding forward input was not a "
+                    "Variable"
+                )
+        return tuple(g for g, tensor_input in zip(returned, is_tensor) if tensor_input)
+
+
+class FunctionContext(Context):
+    """What a user's ``forward`` gets as ``ctx`` when nothing is recorded: the same methods
+    as a recorded node's, which then have nothing to do."""
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        _check_saveable(tensors)
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        pass
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        pass
+
+    def set_materialize_grads(self, value: bool) -> None:
+        pass
+
+
+def _check_saveable(values: tuple[Any, ...]) -> None:
+    Tensor = _tensor.Tensor
+    for i, value in enumerate(values):
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(
+                "save_for_backward can only save variables, but argument "
+                f"{i} is of type {type(value).__name__}"
+            )
+
+
 class Function:
-    """Base class of every differentiable operation (see the module docstring).
+    """Base class of a differentiable function, with ``torch.autograd.Function``'s contract.
 
-    Class attributes a subclass may set:
+    ``forward(ctx, *args)`` receives Tensors (and any other arguments as they are), runs
+    with gradient recording off, and returns a Tensor or a tuple of Tensors.
+    ``backward(ctx, *grads)`` receives one gradient per output and returns one per
+    argument of ``forward`` (``None`` for non-Tensors and for inputs that need none); it
+    is written with Tensor operations, so that with ``create_graph=True`` it is recorded
+    and can be differentiated again. PyTorch 2's style works too: ``forward(*args)``
+    without ``ctx``, and ``setup_context(ctx, inputs, output)`` to fill the context.
 
-    - ``formula``: the local derivative in a short line, shown by the backward stepper.
-    - ``name``: the ``grad_fn`` name, when it is not ``<ClassName>Backward0``'s pattern.
-    - ``is_view``: the result shares memory with the first input (reshape, transpose, ...).
+    ``ctx`` offers ``save_for_backward`` / ``saved_tensors``, ``needs_input_grad``,
+    ``mark_dirty``, ``mark_non_differentiable`` and ``set_materialize_grads``; when the
+    call is recorded, ``ctx`` is the result's ``grad_fn``, as in PyTorch.
+
+    Class attributes a subclass may set: ``formula``, the local derivative in a short line,
+    which the backward stepper shows.
     """
 
     formula: str = ""
@@ -420,43 +522,110 @@ class Function:
     returns_new_gradients: bool = False
 
     @staticmethod
-    def forward(ctx: Context, *args: Any, **options: Any) -> np.ndarray:
-        raise NotImplementedError
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
 
     @staticmethod
-    def backward(ctx: Context, grad: Tensor) -> Any:
-        raise NotImplementedError
+    def backward(ctx: Any, *grads: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        raise NotImplementedError("setup_context is not implemented.")
 
     @classmethod
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward"
 
     @classmethod
-    def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
-        """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
-        Tensor = _tensor.Tensor
-        return [value._array if isinstance(value, Tensor) else value for value in args]
+    def _node_class(cls) -> type[FunctionNode]:
+        """The class of this Function's nodes, named as PyTorch names it (``CubeBackward``),
+        made once."""
+        made = cls.__dict__.get("_made_node_class")
+        if made is None:
+            made = type(cls.node_name(), (FunctionNode,), {"__module__": cls.__module__})
+            cls._made_node_class = made
+        return made
 
     @classmethod
-    def apply(cls, *args: Any, **options: Any) -> Tensor:
-        """Run ``forward`` on ``args`` (Tensors or numbers) and, when gradients are being
-        recorded and an input requires them, attach a node that can run ``backward``.
-        Keyword ``options`` (``dim=0``) are passed to ``forward`` and get no gradient."""
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run ``forward`` with recording off and, when gradients are being recorded and a
+        Tensor argument requires them, make the outputs' ``grad_fn`` a node that runs
+        ``backward``."""
         Tensor = _tensor.Tensor
-        arrays = cls.arrays_for_forward(args)
-        base = args[0] if cls.is_view else None
-        if is_grad_enabled() and _any_requires_grad(args):
-            node = BackwardNode(cls, args)
-            returned = cls.forward(node, *arrays, **options)
-            result = Tensor._from_op(_as_array(returned), node, base)
-            if node._to_save:
-                node._save(arrays, args, returned, result)
-            return result
-        returned = cls.forward(Context(), *arrays, **options)
-        return Tensor._from_op(_as_array(returned), None, base)
+        recorded = is_grad_enabled() and any_requires_grad(args)
+        ctx: Any = cls._node_class()(cls, args) if recorded else FunctionContext()
+        if not recorded:
+            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        new_style = "setup_context" in _overridden(cls)
+        with no_grad():
+            if new_style:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        if not recorded:
+            return outputs
+        return _connect_outputs(ctx, args, outputs)
 
 
-def _any_requires_grad(args: tuple[Any, ...]) -> bool:
+def _overridden(cls: type) -> set[str]:
+    """Names of Function's methods that ``cls`` or a base below Function defines."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass is Function:
+            break
+        names.update(vars(klass))
+    return names
+
+
+def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) -> Any:
+    """Make ``node`` the ``grad_fn`` of each differentiable output; return the outputs."""
+    Tensor = _tensor.Tensor
+    is_tuple = isinstance(outputs, tuple)
+    listed = list(outputs) if is_tuple else [outputs]
+    node.num_outputs = len(listed)
+    # An output that is not a Tensor (a count, say) is returned as it is; backward gets
+    # None for it.
+    node.output_metadata = tuple(
+        (o._array.shape, o._array.dtype) if isinstance(o, Tensor) else None for o in listed
+    )
+    for i, output in enumerate(listed):
+        if not isinstance(output, Tensor) or _is_in(output, node._non_differentiable):
+            continue
+        if _is_in(output, node._dirty):
+            if output.grad_fn is None and output._requires_grad:
+                raise RuntimeError(
+                    "a leaf Variable that requires grad has been used in an in-place operation."
+                )
+        elif any(output is a for a in args):
+            # An input returned as it is: PyTorch gives back a view of it with new history.
+            listed[i] = output = Tensor._from_op(output._array.view(), None, output)
+        output.grad_fn = node
+        output._requires_grad = True
+        output._output_nr = i
+    if node._to_save:
+        node._saved = [
+            None
+            if value is None
+            else SavedTensor(value, is_result=_is_in(value, listed) and value.grad_fn is node)
+            for value in node._to_save
+        ]
+        node._to_save = ()
+    node._dirty = node._non_differentiable = ()
+    return tuple(listed) if is_tuple else listed[0]
+
+
+def _is_in(tensor: Any, tensors: Sequence[Any]) -> bool:
+    return any(tensor is other for other in tensors)
+
+
+def any_requires_grad(args: tuple[Any, ...]) -> bool:
     Tensor = _tensor.Tensor
     for value in args:
         if isinstance(value, Tensor) and value._requires_grad:
@@ -464,8 +633,9 @@ def _any_requires_grad(args: tuple[Any, ...]) -> bool:
     return False
 
 
-def _as_array(returned: Any) -> np.ndarray:
-    # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+def as_array(returned: Any) -> np.ndarray:
+    """What a built-in op's forward returned, as an array: numpy gives scalars, not 0-d
+    arrays, for 0-d inputs (``np.tanh(np.array(1.0))``)."""
     return returned if type(returned) is np.ndarray else np.asarray(returned)
 
 

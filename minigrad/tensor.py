@@ -98,6 +98,7 @@ class Tensor:
     _hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # a list from the first hook on
     _accumulator: weakref.ref[AccumulateGrad] | None = None
     _is_wrapped_number = False
+    _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
 
     def __init__(self, array: np.ndarray, requires_grad: bool = False) -> None:
         self._array = array
@@ -146,11 +147,16 @@ class Tensor:
         wrapped._is_wrapped_number = True
         return wrapped
 
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is (0 but for a Function's others)."""
+        return self._output_nr
+
     def _edge(self) -> tuple[Node | None, int]:
         """Where a gradient for this tensor goes: its ``grad_fn``, or for a leaf that
         requires grad its ``AccumulateGrad`` node (one per leaf while a graph holds it)."""
         if self.grad_fn is not None:
-            return (self.grad_fn, 0)
+            return (self.grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
         accumulator = self._accumulator() if self._accumulator is not None else None
@@ -355,6 +361,7 @@ class Tensor:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
+        _only_first_output(self, "retain_grad")
         self.grad_fn.retained_tensor = weakref.ref(self)
 
     @property
@@ -377,6 +384,7 @@ class Tensor:
                 self._hooks = []
             hooks = self._hooks
         else:
+            _only_first_output(self, "register_hook")
             if not self.grad_fn.tensor_pre_hooks:
                 self.grad_fn.tensor_pre_hooks = []
             hooks = self.grad_fn.tensor_pre_hooks
@@ -906,3 +914,11 @@ def as_tensor_like(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     return Tensor(np.asarray(value, dtype=like._array.dtype))
+
+
+def _only_first_output(tensor: Tensor, what: str) -> None:
+    if tensor._output_nr:
+        raise NotImplementedError(
+            f"minigrad supports {what} on the first output of a Function that returns "
+            f"several, not on output {tensor._output_nr}"
+        )

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
-from ..function import Function
+from ..function import BackwardNode, Context, Function, any_requires_grad, as_array
+from ..grad_mode import is_grad_enabled
 from ..shapes import broadcast_shape
 
 if TYPE_CHECKING:
@@ -21,9 +22,42 @@ if TYPE_CHECKING:
 
 
 class Op(Function):
-    """A built-in op: its node is named ``<ClassName>Backward0`` unless ``name`` says else."""
+    """A built-in op. Its ``forward(ctx, *arrays, **options)`` computes with the numpy
+    arrays of its Tensor arguments (and returns an array); ``ctx.save_for_backward`` takes
+    those arrays, or the one it returns, and keeps the Tensors they belong to. Its node is
+    named ``<ClassName>Backward0`` unless ``name`` says else.
+
+    Class attributes: ``formula`` (the local derivative in a line, for the stepper),
+    ``name`` (the node's name) and ``is_view`` (the result shares the first input's memory).
+    """
 
     returns_new_gradients = True
+
+    @classmethod
+    def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
+        """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
+        from ..tensor import Tensor
+
+        return [value._array if isinstance(value, Tensor) else value for value in args]
+
+    @classmethod
+    def apply(cls, *args: Any, **options: Any) -> Tensor:
+        """Run ``forward`` on ``args`` (Tensors; numbers come wrapped) and, when gradients
+        are being recorded and an input requires them, attach a node that can run
+        ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
+        from ..tensor import Tensor
+
+        arrays = cls.arrays_for_forward(args)
+        base = args[0] if cls.is_view else None
+        if is_grad_enabled() and any_requires_grad(args):
+            node = BackwardNode(cls, args)
+            returned = cls.forward(node, *arrays, **options)
+            result = Tensor._from_op(as_array(returned), node, base)
+            if node._to_save:
+                node._save(arrays, args, returned, result)
+            return result
+        returned = cls.forward(Context(), *arrays, **options)
+        return Tensor._from_op(as_array(returned), None, base)
 
     @classmethod
     def node_name(cls) -> str:
