@@ -158,6 +158,12 @@ class BackwardStepper(ipywidgets.VBox):
         )
         self.retain_graph = backward_pass.retain_graph
         self.create_graph = backward_pass.create_graph
+        several = [n.name() for n in self.graph.id_of if getattr(n, "num_outputs", 1) > 1]
+        if several:
+            raise NotImplementedError(
+                f"BackwardStepper steps through nodes with one output; {several[0]} has "
+                "several (a Function returning a tuple): draw it with widgets.draw(...)"
+            )
         self.steps: list[Step] = list(backward_pass)
         self._freed_at_end = {step.node for step in self.steps if step.released}
 
