@@ -517,4 +517,3 @@ def test_load_state_dict_reports_missing_unexpected_and_mismatched_keys():
     result = model.load_state_dict({"0.weight": mg.ones(2, 2)}, strict=False)
     assert result.missing_keys == ["0.bias"] and result.unexpected_keys == []
     assert model[0].weight.equal(mg.ones(2, 2))
-
