@@ -21,17 +21,9 @@ from typing import Any
 
 import minigrad as mg
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _lerp_
 
 __all__ = ["Adam", "AdamW"]
-
-
-def _lerp_(start: mg.Tensor, end: mg.Tensor, weight: float) -> mg.Tensor:
-    """``start += weight·(end − start)`` in place, rounded as PyTorch's ``lerp_`` rounds:
-    from the nearer end, so that a weight near 1 does not lose ``end``'s low bits."""
-    if abs(weight) < 0.5:
-        return start.add_(end - start, alpha=weight)
-    return start.copy_(end - (end - start) * (1 - weight))
 
 
 class Adam(Optimizer):
@@ -132,11 +124,12 @@ class Adam(Optimizer):
 
         m, v = state["exp_avg"], state["exp_avg_sq"]
         _lerp_(m, grad, 1 - beta1)  # m = β1·m + (1 − β1)·g
-        v.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        v.mul_(beta2).add_(grad * grad, alpha=1 - beta2)  # v = β2·v + (1 − β2)·g²
         if group["amsgrad"]:
             v_max = state["max_exp_avg_sq"]
-            v = v_max.copy_(mg.where(v_max > v, v_max, v))
+            v = v_max.copy_(mg.where(v_max > v, v_max, v))  # v_max = max(v_max, v)
 
+        # p = p − lr/(1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + eps)
         step_size = lr / (1 - beta1**t)
         denominator = (v.sqrt() / (1 - beta2**t) ** 0.5).add_(eps)
         param.add_(m / denominator, alpha=-step_size)

@@ -16,9 +16,10 @@ A subclass only writes ``__init__`` (checking its settings) and ``step()`` (the 
 >>> optimizer = optim.SGD([w], lr=0.1, momentum=0.9)
 >>> w.grad = mg.tensor([1.0])
 >>> optimizer.step()
->>> optimizer.state_dict()
-{'state': {0: {'momentum_buffer': tensor([1.])}}, 'param_groups': [{'lr': 0.1, 'momentum': 0.9, \
-'dampening': 0, 'weight_decay': 0, 'nesterov': False, 'maximize': False, 'params': [0]}]}
+>>> optimizer.state_dict()["state"]  # parameters are named by their position
+{0: {'momentum_buffer': tensor([1.])}}
+>>> optimizer.state_dict()["param_groups"][0]["params"], optimizer.param_groups[0]["lr"]
+([0], 0.1)
 """
 
 from __future__ import annotations
@@ -226,6 +227,15 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _lerp_(start: mg.Tensor, end: mg.Tensor, weight: float) -> mg.Tensor:
+    """``start += weight·(end − start)`` in place (a running average moving towards ``end``),
+    rounded as PyTorch's ``lerp_`` rounds: from the nearer end, so that a weight near 1 does
+    not lose ``end``'s low bits."""
+    if abs(weight) < 0.5:
+        return start.add_(end - start, alpha=weight)
+    return start.copy_(end - (end - start) * (1 - weight))
 
 
 def _matched_to(param: mg.Tensor, value: Any, key: str | None = None) -> Any:

@@ -17,8 +17,7 @@ from typing import Any
 
 import minigrad as mg
 
-from .adam import _lerp_
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _lerp_
 
 __all__ = ["RMSprop"]
 
