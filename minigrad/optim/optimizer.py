@@ -219,6 +219,14 @@ class Optimizer:
         self.state = state
         self.param_groups = saved_groups
 
+    def __getstate__(self) -> dict[str, Any]:
+        # What copy.deepcopy and pickle keep: the settings, groups and state, not the step
+        # a scheduler may have wrapped (it refers to this very optimizer), as in PyTorch.
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for index, group in enumerate(self.param_groups):

@@ -5,8 +5,11 @@ Expected messages below are PyTorch 2.13's; tests/parity/test_optim_parity.py ch
 optimizers against a live torch.
 """
 
+import ast
 import copy
+import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -523,3 +526,38 @@ def test_scheduler_state_dict_round_trip():
     other.load_state_dict(saved)
     assert other.gamma == 0.9 and other.last_epoch == 3
     assert other.get_last_lr() == scheduler.get_last_lr()
+
+
+def test_copies_and_pickles_keep_state_but_not_a_schedulers_wrapped_step():
+    params, optimizer = _trained(lambda ps: optim.Adam(ps, lr=0.1), 2)
+    StepLR(optimizer, step_size=1)  # wraps optimizer.step to notice when it runs
+    for clone in (copy.deepcopy(optimizer), pickle.loads(pickle.dumps(optimizer))):
+        own = clone.param_groups[0]["params"][0]
+        assert own is not params[0] and own in clone.state
+        assert (
+            clone.state[own]["exp_avg"].tolist() == optimizer.state[params[0]]["exp_avg"].tolist()
+        )
+        own.grad = mg.ones_like(own)
+        clone.step()  # its own step, on its own parameters
+        assert own.tolist() != params[0].tolist()
+
+
+# --------------------------------------------------------------------------- layering
+def test_optim_uses_only_the_public_api_of_the_core():
+    """Issue #12: optim is written against what users import (``minigrad``'s public names),
+    never against private helpers of other modules, so the core can move underneath it."""
+    package = Path(optim.__file__).parent
+    for source in package.glob("*.py"):
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                inside_optim = node.level == 1
+                assert inside_optim or (
+                    node.level == 0 and node.module.split(".")[0] != "minigrad"
+                ), f"{source.name} imports from {'.' * node.level}{node.module}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name == "minigrad" or not alias.name.startswith("minigrad")
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "mg":
+                    assert not node.attr.startswith("_"), f"{source.name} uses mg.{node.attr}"
