@@ -28,7 +28,7 @@ tensor([[ 6.,  0.],
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from ..creation import stack, zeros_like
 from ..grad_mode import enable_grad
@@ -73,7 +73,9 @@ def _restore_nested(
     return _restore(result, outputs_were_tuple)
 
 
-def _fresh_copies(tensors: tuple[Tensor, ...], create_graph: bool, need_graph: bool) -> Any:
+def _fresh_copies(
+    tensors: tuple[Tensor, ...], create_graph: bool, need_graph: bool
+) -> tuple[Tensor, ...]:
     """New tensor objects for ``func`` to receive, so that gradients can be asked with
     respect to exactly these (``func`` may also capture the caller's tensors directly).
 
@@ -215,12 +217,14 @@ def _grad(
 
 
 def _call(func: Func, inputs: tuple[Tensor, ...], caller: str) -> tuple[bool, tuple[Tensor, ...]]:
+    """Call ``func`` and check that it returned a Tensor or a tuple of Tensors."""
     return _as_tensors(func(*inputs), "outputs of the user-provided function", caller)
 
 
 def _prepare_v(
     v: Any, like: tuple[Tensor, ...], like_was_tuple: bool, create_graph: bool, caller: str
 ) -> tuple[Tensor, ...]:
+    """``v`` as a tuple, detached unless its own graph is wanted, checked against ``like``."""
     _, v = _as_tensors(v, "v", caller)
     v = _fresh_copies(v, create_graph, need_graph=False)
     _check_v(v, like, like_was_tuple)
@@ -236,7 +240,10 @@ def _check_v_may_be_omitted(inputs: tuple[Tensor, ...]) -> None:
         )
 
 
-def _check_scalar_function(outputs_were_tuple: bool, outputs: tuple[Tensor, ...], caller: str):
+def _check_scalar_function(
+    outputs_were_tuple: bool, outputs: tuple[Tensor, ...], caller: str
+) -> None:
+    """hessian, hvp and vhp need a function returning one Tensor of one element."""
     if outputs_were_tuple:
         raise RuntimeError(f"The function given to {caller} should return a single Tensor")
     if outputs[0].numel() != 1:
@@ -363,7 +370,9 @@ _STRICT_WITH_VECTORIZE = (
 )
 
 
-def _forward_mode_jacobian(inputs: Any, create_graph: bool, strict: bool, vectorize: bool):
+def _forward_mode_jacobian(
+    inputs: Any, create_graph: bool, strict: bool, vectorize: bool
+) -> NoReturn:
     """PyTorch's checks of a forward-mode request, in its order; minigrad then declines."""
     if create_graph:
         raise NotImplementedError(_FORWARD_WITH_CREATE_GRAPH)
@@ -509,7 +518,7 @@ def hessian(
 
 def _gradient_for_second_order(
     func: Func, inputs: Any, v: Any, create_graph: bool, strict: bool, caller: str
-) -> tuple[bool, tuple[Tensor, ...], tuple[Tensor, ...], Any, Tensor, tuple[Tensor, ...]]:
+) -> tuple[bool, tuple[Tensor, ...], Any, tuple[Tensor, ...], tuple[Tensor | None, ...]]:
     """What vhp and hvp share: checked inputs and ``v``, the output of ``func`` (one
     element), and its gradient computed with ``create_graph=True``."""
     inputs_were_tuple, inputs = _as_tensors(inputs, "inputs", caller)
@@ -523,7 +532,7 @@ def _gradient_for_second_order(
     _check_scalar_function(outputs_were_tuple, outputs, caller)
     gradient = _grad(outputs, inputs, create_graph=True)
     _require_differentiable(gradient, "jacobian", strict)
-    return inputs_were_tuple, inputs, v, outputs, outputs[0], gradient
+    return inputs_were_tuple, inputs, v, outputs, gradient
 
 
 def vhp(
@@ -543,7 +552,7 @@ def vhp(
     (tensor(9., dtype=minigrad.float64), tensor([6., 0.], dtype=minigrad.float64))
     """
     with enable_grad():
-        inputs_were_tuple, inputs, v, outputs, _, gradient = _gradient_for_second_order(
+        inputs_were_tuple, inputs, v, outputs, gradient = _gradient_for_second_order(
             func, inputs, v, create_graph, strict, "vhp"
         )
         grads = _grad(gradient, inputs, v, create_graph=create_graph)
@@ -574,7 +583,7 @@ def hvp(
     (tensor(4., dtype=minigrad.float64), tensor([0., 4.], dtype=minigrad.float64))
     """
     with enable_grad():
-        inputs_were_tuple, inputs, v, outputs, _, gradient = _gradient_for_second_order(
+        inputs_were_tuple, inputs, v, outputs, gradient = _gradient_for_second_order(
             func, inputs, v, create_graph, strict, "hvp"
         )
         dummies = tuple(zeros_like(input, requires_grad=True) for input in inputs)

@@ -451,3 +451,23 @@ def test_v_that_requires_grad_with_create_graph(which):
         total = sum((t * t).sum() for t in _as_tuple(result))
         grads[L] = L.autograd.grad(total, v + inputs)
     assert_same(grads[mg], grads[torch])
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["integer input", "empty input, scalar output", "empty output", "float32"],
+)
+def test_jacobian_edge_cases_like_torch(case):
+    def run(L):
+        jacobian = L.autograd.functional.jacobian
+        if case == "integer input":
+            return jacobian(lambda t: t * 2, L.tensor([1, 2]))
+        if case == "empty input, scalar output":
+            return jacobian(lambda t: t.sum(), L.ones(0, dtype=L.float64))
+        if case == "empty output":
+            return jacobian(lambda t: t, L.ones(0, dtype=L.float64))
+        single = jacobian(lambda t: t * t, L.tensor([1.0, 2.0]))
+        assert single.dtype == L.float32  # the dtype of the input
+        return single.to(L.float64)
+
+    assert_same_outcome(run)
