@@ -124,4 +124,5 @@ def grad(
 
 
 # Imported last: gradcheck calls grad() above.
+from . import functional  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
