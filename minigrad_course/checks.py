@@ -75,6 +75,7 @@ def _correct(name: str) -> None:
 
 
 def _fail(name: str, message: str, hint: str = "") -> None:
+    __tracebackhide__ = True  # IPython then shows the student's cell and the message, not this file
     text = f"{WRONG} {name}{message}"
     if hint:
         text += f" Hint: {hint}"
@@ -82,6 +83,7 @@ def _fail(name: str, message: str, hint: str = "") -> None:
 
 
 def _unanswered(name: str, why: str = "replace the placeholder with your answer") -> None:
+    __tracebackhide__ = True
     _fail(name, f": not answered yet ({why}).")
 
 
@@ -255,6 +257,7 @@ def _numeric_verdict(
     hint: str,
     mistakes: Mistakes,
 ) -> None:
+    __tracebackhide__ = True
     got = _as_array(answer)
     if got is None:
         _fail(
@@ -310,6 +313,7 @@ def check_value(
     AssertionError: ✘ x.grad should be a number (or a list, array or tensor of numbers), \
 not list [[1, 2], [3]].
     """
+    __tracebackhide__ = True
     _one_mode(fingerprint, expected)
     if answer is None:
         _unanswered(name)
@@ -341,6 +345,7 @@ def check_equal(
     AssertionError: ✘ z.grad_fn.name() = 'MulBackward0' is not right. Hint: The last operation \
 made z.
     """
+    __tracebackhide__ = True
     _one_mode(fingerprint, expected)
     if answer is None:
         _unanswered(name)
@@ -356,6 +361,7 @@ made z.
 
 # --------------------------------------------------------------------------- gradients
 def _tensor_or_fail(name: str, tensor: Any, hint: str) -> None:
+    __tracebackhide__ = True
     if tensor is None:
         _unanswered(name)
     if not isinstance(tensor, mg.Tensor):
@@ -381,6 +387,7 @@ def check_grad(
     AssertionError: ✘ w.grad is None: it was never computed. Create the tensor with \
 requires_grad=True, then call backward() on a result that depends on it.
     """
+    __tracebackhide__ = True
     _one_mode(fingerprint, expected)
     _tensor_or_fail(name, tensor, hint)
     if tensor.grad is None:
@@ -406,6 +413,7 @@ def check_grad_is_none(name: str, tensor: Any, *, hint: str = "") -> None:
     ...
     AssertionError: ✘ w.grad should be None, not tensor(3.). Hint: Reset it.
     """
+    __tracebackhide__ = True
     _tensor_or_fail(name, tensor, hint)
     if tensor.grad is not None:
         _fail(name, f" should be None, not {tensor.grad!r}.", hint)
@@ -421,6 +429,7 @@ def _error_hint(error: BaseException, mistakes: Mistakes, hint: str) -> str:
 
 
 def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
+    __tracebackhide__ = True
     results = []
     for point in points:
         try:
@@ -459,6 +468,7 @@ def check_function(
     ...
     AssertionError: ✘ my_cos at 0.0 = 0.0 is not right.
     """
+    __tracebackhide__ = True
     _one_mode(fingerprints, expected)
     if answer is None:
         _unanswered(name)
@@ -521,6 +531,7 @@ def check_raises(
     >>> check_raises("dividing by zero", lambda: 1 / 0, ZeroDivisionError)
     ✔ dividing by zero: correct
     """
+    __tracebackhide__ = True
     if action is None:
         _unanswered(name)
     if not callable(action):
@@ -548,6 +559,7 @@ def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint
     >>> check_gradcheck("x.sin()", lambda t: t.sin(), [x])
     ✔ x.sin(): correct
     """
+    __tracebackhide__ = True
     if answer is None:
         _unanswered(name)
     is_function_class = isinstance(answer, type) and issubclass(answer, mg.autograd.Function)

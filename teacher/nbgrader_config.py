@@ -13,9 +13,11 @@ c.CourseDirectory.release_directory = "../notebooks/exercises"
 c.CourseDirectory.submitted_directory = "submitted"
 c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
-# Feedback shows each graded cell as the student saw it: the hidden tests are left out.
+# Feedback shows each graded cell as the student saw it, without the hidden tests, and each
+# failure as its one-line message (a traceback would quote the hidden test that failed).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbgrader.preprocessors.ClearHiddenTests",
+    "minigrad_course.feedback.ShortErrors",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

@@ -273,3 +273,14 @@ def test_check_gradcheck():
     mc.check_gradcheck("GoodSquare", GoodSquare, [x])
     assert "fails gradcheck" in fails(mc.check_gradcheck, "BadSquare", BadSquare, [x])
     assert "not answered yet" in fails(mc.check_gradcheck, "Op", None, [x])
+
+
+@pytest.mark.parametrize("module", ["minigrad_course.checks", "minigrad_course.feedback"])
+def test_the_examples_in_the_docstrings_hold(module):
+    """`make test` runs --doctest-modules over minigrad and widgets only; this covers the
+    course tooling."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
