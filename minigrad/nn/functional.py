@@ -10,19 +10,30 @@ Import it as PyTorch users do:
 tensor(2., grad_fn=<MseLossBackward0>)
 
 The nodes these functions record (``AddmmBackward0``, ``MseLossBackward0``,
-``NllLossBackward0``) are ops like any other: they live in ``minigrad/ops/`` (``linalg.py``
-and ``losses.py``), each forward beside its derivative.
+``NllLossBackward0``, ``BinaryCrossEntropyBackward0``, ...) are ops like any other: they live
+in ``minigrad/ops/`` (``linalg.py`` and ``losses.py``), each forward beside its derivative.
+
+The losses take PyTorch's arguments in PyTorch's order, including the old
+``size_average`` and ``reduce`` (both replaced by ``reduction``; using them warns, as in
+PyTorch).
 """
 
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
-from ..ops import Addmm, MseLoss, NllLoss
+from .. import creation, dtypes
+from ..ops import Addmm, BCEWithLogits, BinaryCrossEntropy, MseLoss, NllLoss
+from ..shapes import broadcast_shape
 from ..tensor import Tensor
 
 __all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
     "cross_entropy",
+    "dropout",
+    "l1_loss",
     "linear",
     "log_softmax",
     "mse_loss",
@@ -39,6 +50,40 @@ _REDUCTIONS = ("mean", "sum", "none")
 def _check_reduction(reduction: str) -> None:
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    """The ``reduction`` that PyTorch's old pair of flags stands for, with its warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = ("mean" if size_average else "sum") if reduce else "none"
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use "
+        f"reduction='{reduction}' instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return reduction
+
+
+def _reduction(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    return reduction
+
+
+def _dtype_name(tensor: Tensor) -> str:
+    """PyTorch's short name of a tensor's dtype in kernel messages: Float, Double, Long."""
+    return tensor.type_description().removeprefix("minigrad.").split("Tensor")[0]
+
+
+def _no_grad_wanted(function: str, argument: str, tensor: Tensor | None) -> None:
+    if tensor is not None and tensor.requires_grad:
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument "
+            f"'{argument}'. This input cannot have requires_grad True."
+        )
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -68,7 +113,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return result.reshape(*input.shape[:-1], weight.shape[0])
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """The mean (or sum, or per-element) squared difference of ``input`` and ``target``.
 
     >>> import minigrad as mg
@@ -76,7 +127,6 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     >>> F.mse_loss(mg.tensor([0.0, 3.0]), mg.tensor([1.0, 1.0]), reduction="sum")
     tensor(5.)
     """
-    _check_reduction(reduction)
     if target.shape != input.shape:
         # A prediction of shape (n, 1) against targets of shape (n,) broadcasts to (n, n):
         # a classic silent bug, hence PyTorch's warning.
@@ -87,12 +137,159 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             UserWarning,
             stacklevel=2,
         )
+    reduction = _reduction(size_average, reduce, reduction)
     return MseLoss.apply(input, target, reduction=reduction)
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The mean (or sum, or per-element) absolute difference of ``input`` and ``target``.
+
+    PyTorch builds it from ordinary ops, and so does minigrad: the graph is
+    ``MeanBackward0`` (or ``SumBackward0``) of ``AbsBackward0`` of ``SubBackward0``.
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> F.l1_loss(mg.tensor([0.0, 3.0], requires_grad=True), mg.tensor([1.0, 1.0]))
+    tensor(1.5000, grad_fn=<MeanBackward0>)
+    """
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    reduction = _reduction(size_average, reduce, reduction)
+    # Each side is expanded to the common shape first, as torch.broadcast_tensors does.
+    shape = broadcast_shape(input.shape, target.shape)
+    if input.shape != shape:
+        input = input.expand(shape)
+    if target.shape != shape:
+        target = target.expand(shape)
+    errors = (input - target).abs()
+    if reduction == "mean":
+        return errors.mean()
+    if reduction == "sum":
+        return errors.sum()
+    return errors
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The loss of a yes/no classifier that outputs probabilities ``input`` in [0, 1]:
+    ``−(t·log x + (1 − t)·log(1 − x))`` per element, each log clamped at −100.
+
+    ``weight`` (broadcast to the input's shape) rescales each element's loss. For raw
+    scores, ``binary_cross_entropy_with_logits`` is the same loss computed more stably.
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> p = mg.tensor([0.9, 0.2], requires_grad=True)
+    >>> F.binary_cross_entropy(p, mg.tensor([1.0, 0.0]))
+    tensor(0.1643, grad_fn=<BinaryCrossEntropyBackward0>)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
+    weights = None
+    if weight is not None:
+        _no_grad_wanted("binary_cross_entropy", "weight", weight)
+        shape = _broadcast_to_target(target.shape, weight.shape)
+        weights = weight.expand(shape).detach().numpy()
+    probabilities = input.detach().numpy()
+    if not ((probabilities >= 0) & (probabilities <= 1)).all():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    return BinaryCrossEntropy.apply(input, target, weight=weights, reduction=reduction)
+
+
+def _broadcast_to_target(target: tuple[int, ...], weight: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape a weight is expanded to (torch.broadcast_shapes), with its message."""
+    try:
+        return broadcast_shape(target, weight)
+    except RuntimeError:
+        for i in range(1, min(len(target), len(weight)) + 1):
+            if weight[-i] not in (1, target[-i]) and target[-i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {weight[-i]} at {-i}! "
+                    f"Mismatching argument at index 1 had minigrad.Size({list(weight)}); but "
+                    f"expected shape should be broadcastable to {list(target)}"
+                ) from None
+        raise
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """``binary_cross_entropy(sigmoid(input), target)`` computed from the raw scores
+    ``input`` (logits) in one stable step: no probability is rounded to 0 or 1 first.
+
+    ``pos_weight`` weighs the positive examples' term (one value per class, broadcast
+    along the last dimension): above 1 it favours recall. ``weight`` rescales each loss.
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> logits = mg.tensor([2.0, -1.0], requires_grad=True)
+    >>> F.binary_cross_entropy_with_logits(logits, mg.tensor([1.0, 0.0]))
+    tensor(0.2201, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if not target.is_floating_point():
+        raise RuntimeError(
+            f"result type {_dtype_name(input)} can't be cast to the desired output type "
+            f"{_dtype_name(target)}"
+        )
+    _no_grad_wanted("binary_cross_entropy_with_logits", "weight", weight)
+    _no_grad_wanted("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    options: dict[str, Any] = {"reduction": reduction}
+    for name, value in (("weight", weight), ("pos_weight", pos_weight)):
+        if value is not None:
+            broadcast_shape(input.shape, value.shape)  # PyTorch's message when they clash
+            options[name] = value.detach().numpy()
+    return BCEWithLogits.apply(input, target, **options)
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """The negative log-likelihood of class indices ``target`` under log-probabilities
     ``input`` (shape ``(n, classes)``, or ``(classes,)`` for one sample).
+
+    ``weight`` gives each class a weight (the mean is then weighted: divided by the sum of
+    the weights of the targets); samples whose target is ``ignore_index`` count for nothing.
 
     >>> import minigrad as mg
     >>> import minigrad.nn.functional as F
@@ -100,32 +297,64 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     >>> F.nll_loss(log_p, mg.tensor([0, 1]))
     tensor(0.4904)
     """
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction)
     if input.ndim not in (1, 2):
         raise ValueError(
             f"minigrad's nll_loss takes input of shape (N, C) or (C,), got {input.ndim} dims"
         )
     if target.dtype.is_floating_point:
-        name = target.type_description().removeprefix("minigrad.").split("Tensor")[0]
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {_dtype_name(target)}"
+        )
     batch = input.shape[0] if input.ndim == 2 else 1
     if target.numel() != batch or target.ndim != input.ndim - 1:
         raise ValueError(
             f"Expected input batch_size ({batch}) to match target batch_size "
             f"({target.shape[0] if target.ndim else 1})."
         )
+    n_classes = input.shape[-1]
+    class_weights = None
+    if weight is not None:
+        if weight.ndim != 1 or weight.numel() != n_classes:
+            raise RuntimeError(
+                f"weight tensor should be defined either for all {n_classes} classes or no "
+                f"classes but got weight tensor of shape: {list(weight.shape)}"
+            )
+        if weight.dtype != input.dtype:
+            raise RuntimeError(
+                f"expected scalar type {_dtype_name(input)} but found {_dtype_name(weight)}"
+            )
+        _no_grad_wanted("nll_loss_forward", "weight", weight)
+        class_weights = weight.detach().numpy()
     classes = target.numpy()
-    out_of_range = (classes < 0) | (classes >= input.shape[-1])
+    counted = classes != ignore_index
+    out_of_range = counted & ((classes < 0) | (classes >= n_classes))
     if out_of_range.any():
         raise IndexError(f"Target {classes[out_of_range].flat[0]} is out of bounds.")
-    return NllLoss.apply(input, target=classes, reduction=reduction)
+    return NllLoss.apply(
+        input,
+        target=classes,
+        weight=class_weights,
+        ignore_index=ignore_index,
+        reduction=reduction,
+    )
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """The classification loss on raw scores (logits): ``nll_loss(log_softmax(input))``.
 
-    ``target`` holds class indices. (PyTorch also takes class probabilities, weights,
-    ``ignore_index`` and label smoothing; minigrad keeps to the common case.)
+    ``target`` holds class indices; ``weight`` and ``ignore_index`` are ``nll_loss``'s.
+    (PyTorch also takes class probabilities as target, and label smoothing; minigrad does
+    not.)
 
     >>> import minigrad as mg
     >>> import minigrad.nn.functional as F
@@ -136,13 +365,60 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
         raise NotImplementedError(
             "minigrad's cross_entropy takes class indices as target, not class probabilities"
         )
+    if label_smoothing != 0.0:
+        raise NotImplementedError("minigrad's cross_entropy has no label smoothing")
+    reduction = _reduction(size_average, reduce, reduction)
     class_dim = 0 if input.ndim == 1 else 1
-    return nll_loss(input.log_softmax(class_dim), target, reduction=reduction)
+    return nll_loss(
+        input.log_softmax(class_dim),
+        target,
+        weight=weight,
+        ignore_index=ignore_index,
+        reduction=reduction,
+    )
 
 
-def relu(input: Tensor) -> Tensor:
-    """``max(input, 0)`` elementwise."""
-    return input.relu()
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the others by 1/(1 − p), so
+    that the expected value stays the same; outside training, return ``input`` itself.
+
+    The zeros are drawn from minigrad's generator (``minigrad.manual_seed`` makes them
+    reproducible). As in PyTorch on the CPU, it is recorded as a product with a mask:
+    ``MulBackward0``.
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> x = mg.ones(8)
+    >>> kept = F.dropout(x, p=0.5)
+    >>> set(kept.tolist()) <= {0.0, 2.0}
+    True
+    >>> F.dropout(x, p=0.5, training=False) is x
+    True
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if not input.is_floating_point():
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {_dtype_name(input)}"
+        )
+    if p == 1:
+        mask = creation.zeros((), dtype=input.dtype)
+    else:
+        keep = 1 - p
+        draws = creation.rand(*input.shape, dtype=dtypes.float64)
+        mask = (draws < keep).to(input.dtype) / keep
+    return input.mul_(mask) if inplace else input * mask
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)`` elementwise; with ``inplace``, overwriting ``input``.
+
+    (In place, PyTorch records ``ReluBackward0``; minigrad records the in-place clamp it
+    uses, ``ClampMinBackward0``-like, with the same gradient.)
+    """
+    return input.clamp_(min=0) if inplace else input.relu()
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -155,17 +431,19 @@ def sigmoid(input: Tensor) -> Tensor:
     return input.sigmoid()
 
 
-def _implicit_dim(name: str, ndim: int) -> int:
+def _implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to "
         "include dim=X as an argument.",
         UserWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None) -> Tensor:
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     """Exponentials normalised to sum to 1 along ``dim``.
 
     >>> import minigrad as mg
@@ -174,12 +452,18 @@ def softmax(input: Tensor, dim: int | None = None) -> Tensor:
     tensor([0.5000, 0.5000])
     """
     if dim is None:
-        dim = _implicit_dim("softmax", input.ndim)
+        dim = _implicit_dim("softmax", input.ndim, _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)  # cast first: the sums are then taken in ``dtype``
     return input.softmax(dim)
 
 
-def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     """``log(softmax(input, dim))``, computed without overflow."""
     if dim is None:
-        dim = _implicit_dim("log_softmax", input.ndim)
+        dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
     return input.log_softmax(dim)
