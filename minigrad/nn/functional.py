@@ -269,10 +269,13 @@ def binary_cross_entropy_with_logits(
     _no_grad_wanted("binary_cross_entropy_with_logits", "weight", weight)
     _no_grad_wanted("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     options: dict[str, Any] = {"reduction": reduction}
-    for name, value in (("weight", weight), ("pos_weight", pos_weight)):
-        if value is not None:
-            broadcast_shape(input.shape, value.shape)  # PyTorch's message when they clash
-            options[name] = value.detach().numpy()
+    # Shapes that do not broadcast get PyTorch's message, naming the operands in its order.
+    if pos_weight is not None:
+        broadcast_shape(pos_weight.shape, target.shape)
+        options["pos_weight"] = pos_weight.detach().numpy()
+    if weight is not None:
+        broadcast_shape(input.shape, weight.shape)
+        options["weight"] = weight.detach().numpy()
     return BCEWithLogits.apply(input, target, **options)
 
 

@@ -113,6 +113,9 @@ def _spread(grad: Tensor, reduction: str, count: int) -> Tensor:
     return grad / count if reduction == "mean" else grad
 
 
+_EPSILON = float(np.float32(1e-12))
+
+
 class BinaryCrossEntropy(Op):
     """The binary cross-entropy of probabilities ``input`` against targets in [0, 1]:
     ``−w·(t·log x + (1 − t)·log(1 − x))``, each log clamped at −100 as in PyTorch, so that
@@ -152,8 +155,9 @@ class BinaryCrossEntropy(Op):
         needs_input, needs_target = ctx.needs_input_grad
         grad_input = grad_target = None
         if needs_input:
-            # PyTorch keeps the denominator away from 0 with the same epsilon.
-            grad_input = grad * (input - target) / (input * (1 - input)).clamp(min=1e-12)
+            # PyTorch keeps the denominator away from 0 with an epsilon of 1e-12 stored as
+            # a float32 (9.99999996e-13): the same one, so x = 0 or 1 gives its gradient.
+            grad_input = grad * (input - target) / (input * (1 - input)).clamp(min=_EPSILON)
         if needs_target:
             grad_target = grad * ((1 - input).log() - input.log())
         return grad_input, grad_target
