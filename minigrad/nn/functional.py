@@ -24,7 +24,7 @@ import warnings
 from typing import Any
 
 from .. import creation, dtypes
-from ..ops import Addmm, BCEWithLogits, BinaryCrossEntropy, MseLoss, NllLoss
+from ..ops import Addmm, BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
 from ..shapes import broadcast_shape
 from ..tensor import Tensor
 
@@ -36,6 +36,7 @@ __all__ = [
     "l1_loss",
     "linear",
     "log_softmax",
+    "logsigmoid",
     "mse_loss",
     "nll_loss",
     "relu",
@@ -427,6 +428,17 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 def tanh(input: Tensor) -> Tensor:
     """The hyperbolic tangent, elementwise."""
     return input.tanh()
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(input))``, exact for any input (no log of an underflowed 0).
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> F.logsigmoid(mg.tensor([-800.0, 0.0], dtype=mg.float64))
+    tensor([-8.0000e+02, -6.9315e-01], dtype=minigrad.float64)
+    """
+    return LogSigmoid.apply(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:

@@ -40,6 +40,7 @@ __all__ = [
     "Flatten",
     "Identity",
     "Linear",
+    "LogSigmoid",
     "LogSoftmax",
     "Module",
     "ModuleList",
@@ -593,6 +594,13 @@ class Sequential(Module):
         for module in self:
             input = module(input)
         return input
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))`` elementwise, exact for any ``x``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
 
 
 class Softmax(Module):

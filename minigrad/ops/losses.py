@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
-from .base import Op, constant
+from .base import Op, as_float, constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -92,7 +92,9 @@ class NllLoss(Op):
         if ctx.reduction == "none":
             per_row = grad.reshape(-1, 1)  # one gradient per sample
         elif ctx.reduction == "mean":
-            per_row = grad / float(ctx.mask.sum())
+            # Every target ignored: the loss is nan, but no element moves it: gradient 0.
+            total = float(ctx.mask.sum())
+            per_row = grad / (total if total != 0 else 1.0)
         else:
             per_row = grad
         grad_input = -mask * per_row
@@ -114,6 +116,25 @@ def _spread(grad: Tensor, reduction: str, count: int) -> Tensor:
 
 
 _EPSILON = float(np.float32(1e-12))
+
+
+class LogSigmoid(Op):
+    """``log σ(x) = −log(1 + e^(−x))``, the log-probability of a logistic loss, computed
+    without overflow or underflow for any ``x``."""
+
+    formula = "∂log σ(x)/∂x = 1 − σ(x) = σ(−x)"
+
+    @staticmethod
+    def forward(ctx: Context, x: np.ndarray) -> np.ndarray:
+        x = as_float(x)
+        ctx.save_for_backward(x)
+        # min(x, 0) − log(1 + e^(−|x|)): e is raised to a non-positive power only.
+        return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
 
 
 class BinaryCrossEntropy(Op):
@@ -210,11 +231,12 @@ class BCEWithLogits(Op):
                 grad_target = -grad * input
             return grad_input, grad_target
         pos_weight = constant(ctx.pos_weight)
+        if needs_target:
+            # log σ(−x) − p·log σ(x): smooth everywhere, so that it differentiates again.
+            log_p, log_not_p = LogSigmoid.apply(input), LogSigmoid.apply(-input)
+            grad_target = grad * (log_not_p - pos_weight * log_p)
         if needs_input:
             grad_input = grad * (
                 (pos_weight * target + 1 - target) * input.sigmoid() - pos_weight * target
             )
-        if needs_target:
-            softplus = (-input).relu() + ((-input.abs()).exp() + 1).log()
-            grad_target = grad * ((pos_weight - 1) * softplus - input)
         return grad_input, grad_target

@@ -499,6 +499,14 @@ def test_softmax_layers_match_torch(name, dim):
         assert_same_derivatives(ours_layer(mx), theirs_layer(tx), (mx,), (tx,), rng)
 
 
+def test_logsigmoid_matches_torch_even_for_extreme_inputs():
+    rng = np.random.default_rng(8)
+    x = np.array([-800.0, -40.0, -1.5, 0.0, 0.3, 40.0, 800.0])
+    mx, tx = both(x, True)
+    assert repr(nn.LogSigmoid()) == repr(torch.nn.LogSigmoid())
+    assert_same_derivatives(nn.LogSigmoid()(mx), torch.nn.LogSigmoid()(tx), (mx,), (tx,), rng)
+
+
 def test_softmax_implicit_dim_warning_points_at_the_callers_line():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
