@@ -114,20 +114,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return result.reshape(*input.shape[:-1], weight.shape[0])
 
 
-def mse_loss(
-    input: Tensor,
-    target: Tensor,
-    size_average: bool | None = None,
-    reduce: bool | None = None,
-    reduction: str = "mean",
-) -> Tensor:
-    """The mean (or sum, or per-element) squared difference of ``input`` and ``target``.
-
-    >>> import minigrad as mg
-    >>> import minigrad.nn.functional as F
-    >>> F.mse_loss(mg.tensor([0.0, 3.0]), mg.tensor([1.0, 1.0]), reduction="sum")
-    tensor(5.)
-    """
+def _size_warning(input: Tensor, target: Tensor) -> None:
     if target.shape != input.shape:
         # A prediction of shape (n, 1) against targets of shape (n,) broadcasts to (n, n):
         # a classic silent bug, hence PyTorch's warning.
@@ -136,9 +123,59 @@ def mse_loss(
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-    reduction = _reduction(size_average, reduce, reduction)
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """Both expanded to their common shape, as torch.broadcast_tensors does (a tensor that
+    has it already is returned as it is)."""
+    shape = broadcast_shape(input.shape, target.shape)
+    if input.shape != shape:
+        input = input.expand(shape)
+    if target.shape != shape:
+        target = target.expand(shape)
+    return input, target
+
+
+def _weighted(errors: Tensor, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
+    """PyTorch's weighted form of l1_loss and mse_loss: the mean is divided by Σ weight."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """The mean (or sum, or per-element) squared difference of ``input`` and ``target``;
+    with ``weight`` (of the input's shape), each squared difference is weighted and the
+    mean is divided by the sum of the weights.
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> F.mse_loss(mg.tensor([0.0, 3.0]), mg.tensor([1.0, 1.0]), reduction="sum")
+    tensor(5.)
+    """
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    input, target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted((input - target) ** 2, weight, input, reduction)
+    _check_reduction(reduction)
     return MseLoss.apply(input, target, reduction=reduction)
 
 
@@ -148,8 +185,10 @@ def l1_loss(
     size_average: bool | None = None,
     reduce: bool | None = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
-    """The mean (or sum, or per-element) absolute difference of ``input`` and ``target``.
+    """The mean (or sum, or per-element) absolute difference of ``input`` and ``target``
+    (``weight`` as in ``mse_loss``).
 
     PyTorch builds it from ordinary ops, and so does minigrad: the graph is
     ``MeanBackward0`` (or ``SumBackward0``) of ``AbsBackward0`` of ``SubBackward0``.
@@ -159,22 +198,14 @@ def l1_loss(
     >>> F.l1_loss(mg.tensor([0.0, 3.0], requires_grad=True), mg.tensor([1.0, 1.0]))
     tensor(1.5000, grad_fn=<MeanBackward0>)
     """
-    if target.shape != input.shape:
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=2,
-        )
-    reduction = _reduction(size_average, reduce, reduction)
-    # Each side is expanded to the common shape first, as torch.broadcast_tensors does.
-    shape = broadcast_shape(input.shape, target.shape)
-    if input.shape != shape:
-        input = input.expand(shape)
-    if target.shape != shape:
-        target = target.expand(shape)
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    input, target = _broadcast_pair(input, target)
     errors = (input - target).abs()
+    if weight is not None:
+        return _weighted(errors, weight, input, reduction)
+    _check_reduction(reduction)
     if reduction == "mean":
         return errors.mean()
     if reduction == "sum":

@@ -193,14 +193,27 @@ def test_elementwise_losses_match_torch(name, options, reduction, target_require
 
 
 @pytest.mark.parametrize("shapes", [((3, 1), (3,)), ((4,), (2, 4)), ((), (3,))])
-def test_l1_loss_broadcasts_with_torchs_warning_and_graph(shapes):
+@pytest.mark.parametrize("name", ["l1_loss", "mse_loss"])
+def test_l1_and_mse_broadcast_with_torchs_warning_and_graph(shapes, name):
     rng = np.random.default_rng(1)
     a, b = (rng.standard_normal(shape) for shape in shapes)
     (ma, ta), (mb, tb) = both(a, True), both(b, True)
-    assert outcome(lambda: F.l1_loss(ma, mb)) == outcome(lambda: TF.l1_loss(ta, tb))
+    ours, theirs = getattr(F, name), getattr(TF, name)
+    assert outcome(lambda: ours(ma, mb)) == outcome(lambda: theirs(ta, tb))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert_same_derivatives(F.l1_loss(ma, mb), TF.l1_loss(ta, tb), (ma, mb), (ta, tb), rng)
+        assert_same_derivatives(ours(ma, mb), theirs(ta, tb), (ma, mb), (ta, tb), rng)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("name", ["l1_loss", "mse_loss"])
+def test_weighted_l1_and_mse_match_torch(name, reduction):
+    rng = np.random.default_rng(2)
+    a, b, w = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.uniform(0, 2, (3, 4))
+    (ma, ta), (mb, tb) = both(a, True), both(b, True)
+    ours = getattr(F, name)(ma, mb, reduction=reduction, weight=mg.tensor(w))
+    theirs = getattr(TF, name)(ta, tb, reduction=reduction, weight=torch.tensor(w))
+    assert_same_derivatives(ours, theirs, (ma, mb), (ta, tb), rng)
 
 
 def test_bce_extreme_probabilities_are_clamped_as_in_torch():
@@ -331,6 +344,10 @@ def test_loss_error_messages_match_torch():
         ("binary_cross_entropy_with_logits", p34, np.ones((3, 4)), {"weight": np.ones(3)}),
         ("l1_loss", p34, np.ones(3), {}),
         ("l1_loss", p34, np.ones(4), {"reduction": "avg"}),
+        ("l1_loss", p34, p34, {"weight": np.ones(4)}),
+        ("mse_loss", p34, p34, {"weight": p34, "reduction": "avg"}),
+        ("mse_loss", p34, np.ones(3), {"reduction": "avg"}),
+        ("mse_loss", p34, p34, {"size_average": False}),
         ("nll_loss", p34, np.array([0, 1, 2]), {"weight": np.ones(3)}),
         ("nll_loss", p34, np.array([0, 1, 2]), {"weight": np.ones(4, dtype=np.float32)}),
         ("nll_loss", p34, np.array([0, 1, -1]), {}),
