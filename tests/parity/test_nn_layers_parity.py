@@ -794,3 +794,94 @@ def test_train_eval_and_modules_walk_like_torch():
     assert [m.training for m in ours.modules()] == [m.training for m in theirs.modules()]
     assert ours.train() is ours
     assert all(m.training for m in ours.modules())
+
+
+# --------------------------------------------------------------------------- a whole program
+TUTORIAL_STYLE = """
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+class ImageClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.layers = nn.Sequential(
+            nn.Linear(28 * 28, 32),
+            nn.ReLU(),
+            nn.Dropout(p=0.2),
+            nn.Linear(32, 10),
+        )
+
+    def forward(self, x):
+        return self.layers(self.flatten(x))
+
+
+model = ImageClassifier()
+print(model)
+for name, param in model.named_parameters():
+    print(name, param.size(), param.requires_grad)
+print(model.state_dict().keys())
+
+images = torch.rand(4, 28, 28)
+logits = model(images)
+print(logits.shape, logits.grad_fn.name())
+probabilities = nn.Softmax(dim=1)(logits)
+print(probabilities.shape, probabilities.argmax(1).shape)
+
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+print(loss_fn)
+labels = torch.tensor([3, 1, 4, 1])
+loss = loss_fn(logits, labels)
+print(loss.shape, loss.grad_fn.name())
+loss.backward()
+optimizer.step()
+optimizer.zero_grad()
+print(all(p.grad is None for p in model.parameters()))
+
+model.eval()
+print(model.training, model.layers[2].training)
+with torch.no_grad():
+    print(model(images).requires_grad)
+
+frozen = nn.Linear(3, 1).requires_grad_(False)
+nn.init.xavier_uniform_(frozen.weight)
+nn.init.zeros_(frozen.bias)
+print(frozen.bias, frozen.weight.requires_grad)
+
+heads = nn.ModuleList([nn.Linear(10, 2) for _ in range(3)])
+print(heads)
+print(len(heads), sum(p.numel() for p in heads.parameters()))
+
+scores = torch.tensor([[0.5, -1.0], [2.0, 0.0]], requires_grad=True)
+targets = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+print(F.binary_cross_entropy_with_logits(scores, targets))
+print(nn.BCELoss()(torch.sigmoid(scores), targets))
+print(nn.L1Loss()(scores, targets), nn.MSELoss(reduction="sum")(scores, targets))
+print(nn.NLLLoss()(F.log_softmax(scores, dim=1), torch.tensor([0, 1])))
+print(nn.Unflatten(1, (2, 1))(scores).shape, nn.Flatten(0)(scores).shape)
+"""
+
+
+def run_program(library):
+    """Run TUTORIAL_STYLE with ``library`` as torch; return what it printed."""
+    import contextlib
+    import io
+
+    source = TUTORIAL_STYLE
+    if library == "minigrad":
+        source = source.replace("import torch\n", "import minigrad as torch\n", 1)
+        source = source.replace("from torch import nn", "from minigrad import nn")
+        source = source.replace(
+            "import torch.nn.functional as F", "import minigrad.nn.functional as F"
+        )
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(source, f"<{library} program>", "exec"), {"__name__": "program"})
+    return printed.getvalue().replace("torch.", "minigrad.").splitlines()
+
+
+def test_a_tutorial_style_program_prints_what_torch_prints():
+    assert run_program("minigrad") == run_program("torch")
