@@ -239,13 +239,13 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
-    if target.dtype != input.dtype:
-        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
     weights = None
     if weight is not None:
-        _no_grad_wanted("binary_cross_entropy", "weight", weight)
         shape = _broadcast_to_target(target.shape, weight.shape)
+        _no_grad_wanted("binary_cross_entropy", "weight", weight)
         weights = weight.expand(shape).detach().numpy()
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
     probabilities = input.detach().numpy()
     if not ((probabilities >= 0) & (probabilities <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")

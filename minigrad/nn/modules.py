@@ -517,7 +517,11 @@ def _uniform_(param: Tensor, low: float, high: float) -> None:
 
 
 class Identity(Module):
-    """Returns its input unchanged: a placeholder layer."""
+    """Returns its input unchanged: a placeholder layer. Any arguments are ignored, so it
+    can stand in for the layer it replaces without changing the call."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
 
     def forward(self, input: Tensor) -> Tensor:
         return input

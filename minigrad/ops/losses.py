@@ -214,7 +214,9 @@ class BCEWithLogits(Op):
             losses = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus
         if weight is not None:
             losses = losses * weight
-        return _reduce(losses.astype(input.dtype, copy=False), reduction)
+        # As in PyTorch, whose formula accumulates in place into (1 − target): the result
+        # has the target's dtype.
+        return _reduce(losses.astype(target.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:

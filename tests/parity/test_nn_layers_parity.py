@@ -119,6 +119,7 @@ def module_pairs():
         ("ReLU", (), {}),
         ("ReLU", (True,), {}),
         ("Identity", (), {}),
+        ("Identity", (54,), {"unused_argument": 0.1}),
         ("Sigmoid", (), {}),
         ("L1Loss", (), {}),
         ("L1Loss", (), {"reduction": "sum"}),
@@ -214,6 +215,28 @@ def test_weighted_l1_and_mse_match_torch(name, reduction):
     ours = getattr(F, name)(ma, mb, reduction=reduction, weight=mg.tensor(w))
     theirs = getattr(TF, name)(ta, tb, reduction=reduction, weight=torch.tensor(w))
     assert_same_derivatives(ours, theirs, (ma, mb), (ta, tb), rng)
+
+
+@pytest.mark.parametrize("input_dtype", ["float32", "float64"])
+@pytest.mark.parametrize("target_dtype", ["float32", "float64"])
+def test_loss_result_and_gradient_dtypes_match_torch(input_dtype, target_dtype):
+    x = np.array([[0.3, 0.6]], dtype=input_dtype)
+    t = np.array([[1.0, 0.0]], dtype=target_dtype)
+    for name in ("binary_cross_entropy_with_logits", "l1_loss", "mse_loss", "binary_cross_entropy"):
+        mx, tx = both(x, True)
+        outcomes = []
+        for lib, functional, inp in ((mg, F, mx), (torch, TF, tx)):
+
+            def call(lib=lib, functional=functional, inp=inp, name=name):
+                loss = getattr(functional, name)(inp, lib.tensor(t))
+                (grad,) = lib.autograd.grad(loss, (inp,))
+                return str(loss.dtype), str(grad.dtype)
+
+            kind, result = outcome(call), None
+            if kind[0] == "no error":
+                result = call()
+            outcomes.append((kind, result and tuple(r.split(".")[1] for r in result)))
+        assert outcomes[0] == outcomes[1], name
 
 
 def test_bce_extreme_probabilities_are_clamped_as_in_torch():
