@@ -333,19 +333,27 @@ def nll_loss(
     tensor(0.4904)
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if input.ndim not in (1, 2):
+    # The checks in PyTorch's order, with its messages.
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 0):
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0] if target.ndim else 0})."
+        )
+    if input.ndim > 2:
         raise ValueError(
             f"minigrad's nll_loss takes input of shape (N, C) or (C,), got {input.ndim} dims"
         )
-    if target.dtype.is_floating_point:
+    if target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_dtype_name(target)}"
         )
-    batch = input.shape[0] if input.ndim == 2 else 1
-    if target.numel() != batch or target.ndim != input.ndim - 1:
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError(
-            f"Expected input batch_size ({batch}) to match target batch_size "
-            f"({target.shape[0] if target.ndim else 1})."
+            f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
         )
     n_classes = input.shape[-1]
     class_weights = None

@@ -262,6 +262,36 @@ def test_bce_with_logits_is_stable_for_large_logits_as_in_torch():
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("target", [np.array(2), np.array(2, dtype=np.uint8)])
+def test_one_sample_without_a_batch_dim_matches_torch(reduction, target):
+    rng = np.random.default_rng(6)
+    ms, ts = both(rng.standard_normal(4), True)
+    ours = F.cross_entropy(ms, mg.tensor(target), reduction=reduction)
+    theirs = TF.cross_entropy(ts, torch.tensor(target), reduction=reduction)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert_same_derivatives(ours, theirs, (ms,), (ts,), rng)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_one_sample_with_a_target_of_shape_1_gives_torchs_loss(reduction):
+    """torch 2.13 computes this loss, but its backward then fails ("size mismatch (got
+    input: [4], target: [1])"); minigrad's differentiates it as for a 0-d target."""
+    rng = np.random.default_rng(6)
+    scores = rng.standard_normal(4)
+    ms, ts = both(scores, True)
+    ours = F.cross_entropy(ms, mg.tensor([2]), reduction=reduction)
+    theirs = TF.cross_entropy(ts, torch.tensor([2]), reduction=reduction)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert_close(ours, theirs)
+    with pytest.raises(RuntimeError, match="size mismatch"):
+        theirs.backward()
+    ours.backward()
+    reference, _ = both(scores, True)
+    F.cross_entropy(reference, mg.tensor(2), reduction=reduction).backward()
+    assert_close(ms.grad, reference.grad)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("ignore", [None, 2])
 @pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
@@ -376,6 +406,15 @@ def test_loss_error_messages_match_torch():
         ("nll_loss", p34, np.array([0, 1, -1]), {}),
         ("nll_loss", p34, np.array([0, 1, 7]), {"ignore_index": 7}),
         ("cross_entropy", p34, np.array([0, 1, 4]), {"reduction": "avg"}),
+        ("cross_entropy", p34, np.array([0.0, 1.0, 2.0]), {}),
+        ("cross_entropy", p34, np.array([0, 1]), {}),
+        ("cross_entropy", p34, np.array([[0, 1, 1]]), {}),
+        ("cross_entropy", p34, np.array([0, 1, 2], dtype=np.int32), {}),
+        ("cross_entropy", p34, np.array(1), {}),
+        ("cross_entropy", p34, np.array([[0, 1, 1]] * 3), {}),
+        ("nll_loss", p34[0], np.array([1, 2]), {}),
+        ("nll_loss", p34[0], np.array([1.0, 2.0]), {}),
+        ("nll_loss", np.array(5.0), np.array(1), {}),
     ]
     for name, x, t, options in cases:
 
