@@ -243,6 +243,7 @@ def binary_cross_entropy(
     if weight is not None:
         shape = _broadcast_to_target(target.shape, weight.shape)
         _no_grad_wanted("binary_cross_entropy", "weight", weight)
+        _fits_output(input.shape, shape)
         weights = weight.expand(shape).detach().numpy()
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {_dtype_name(target)} but expected {_dtype_name(input)}")
@@ -250,6 +251,14 @@ def binary_cross_entropy(
     if not ((probabilities >= 0) & (probabilities <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")
     return BinaryCrossEntropy.apply(input, target, weight=weights, reduction=reduction)
+
+
+def _fits_output(output: tuple[int, ...], broadcast: tuple[int, ...]) -> None:
+    """A weight may broadcast to the loss's shape, not beyond it."""
+    if tuple(broadcast) != tuple(output):
+        raise RuntimeError(
+            f"output with shape {list(output)} doesn't match the broadcast shape {list(broadcast)}"
+        )
 
 
 def _broadcast_to_target(target: tuple[int, ...], weight: tuple[int, ...]) -> tuple[int, ...]:
@@ -303,10 +312,10 @@ def binary_cross_entropy_with_logits(
     options: dict[str, Any] = {"reduction": reduction}
     # Shapes that do not broadcast get PyTorch's message, naming the operands in its order.
     if pos_weight is not None:
-        broadcast_shape(pos_weight.shape, target.shape)
+        _fits_output(input.shape, broadcast_shape(pos_weight.shape, target.shape))
         options["pos_weight"] = pos_weight.detach().numpy()
     if weight is not None:
-        broadcast_shape(input.shape, weight.shape)
+        _fits_output(input.shape, broadcast_shape(input.shape, weight.shape))
         options["weight"] = weight.detach().numpy()
     return BCEWithLogits.apply(input, target, **options)
 
