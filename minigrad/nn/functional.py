@@ -24,6 +24,7 @@ import warnings
 from typing import Any
 
 from .. import creation, dtypes
+from ..grad_mode import is_grad_enabled
 from ..ops import Addmm, BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
 from ..shapes import broadcast_shape
 from ..tensor import Tensor
@@ -454,6 +455,12 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not input.is_floating_point():
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type {_dtype_name(input)}"
+        )
+    if inplace and input.is_leaf and input.requires_grad and is_grad_enabled():
+        # Checked before the mask is drawn, so that the failed call leaves the generator
+        # where it was (mul_ would raise the same error, but after the draw).
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
         )
     if p == 1:
         mask = creation.zeros((), dtype=input.dtype)

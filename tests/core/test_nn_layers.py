@@ -155,6 +155,18 @@ def test_bad_dropout_probability_is_refused_and_draws_nothing(p):
     assert generator.bit_generator.state == state
 
 
+def test_in_place_dropout_of_a_leaf_is_refused_before_drawing():
+    leaf = mg.ones(4, requires_grad=True)
+    generator = mg.manual_seed(5)
+    state = generator.bit_generator.state
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        F.dropout(leaf, 0.5, inplace=True)
+    assert generator.bit_generator.state == state
+    assert leaf.detach().numpy().tolist() == [1.0, 1.0, 1.0, 1.0]
+    with mg.no_grad():  # allowed without recording, as in PyTorch
+        F.dropout(leaf, 0.5, inplace=True)
+
+
 # --------------------------------------------------------------------------- init
 def test_kaiming_uniform_uses_fan_in_and_gain():
     """fan_in = 3·(2·2) = 12; gain of leaky_relu with slope √5 = √(2/6); bound = gain·√(3/12).
