@@ -398,13 +398,37 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     # -- dtypes ------------------------------------------------------------------------------
-    def to(self, dtype: Any) -> Module:
-        """Convert every floating-point parameter and buffer to ``dtype`` in place; returns
-        self.
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Module:
+        """Convert every floating-point parameter and buffer to a dtype, in place; returns
+        self. Takes PyTorch's forms: ``to(dtype)``, ``to(device)``, ``to(device, dtype)``,
+        ``to(tensor)`` (its dtype). minigrad computes on the CPU only, so ``"cpu"`` is the
+        one device it accepts.
 
         The parameters stay the same objects, so an optimizer made before still holds them.
+
+        >>> from minigrad import nn
+        >>> import minigrad as mg
+        >>> layer = nn.Linear(2, 1).to("cpu", mg.float64)
+        >>> layer.weight.dtype
+        minigrad.float64
         """
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, dtypes.dtype):
+                dtype = arg
+            else:
+                device = arg
+        if device is not None:
+            _check_device(device)
+        if dtype is None:
+            return self
         target = dtypes.to_dtype(dtype)
+        if not target.is_floating_point:
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got "
+                f"desired dtype={target}"
+            )
         with no_grad():
             for param in self.parameters():
                 if param.is_floating_point():
@@ -415,6 +439,28 @@ class Module:
                 for name, buffer in module._buffers.items():
                     if buffer is not None and buffer.is_floating_point():
                         module._buffers[name] = buffer.to(target)
+        return self
+
+    def cpu(self) -> Module:
+        """Where minigrad's tensors already are: returns self."""
+        return self
+
+    def apply(self, fn: Any) -> Module:
+        """Call ``fn`` on every sub-module (children first) and on this module; returns
+        self. The usual way to initialise a whole model:
+
+        >>> from minigrad import nn
+        >>> def init_weights(module):
+        ...     if isinstance(module, nn.Linear):
+        ...         nn.init.zeros_(module.bias)
+        >>> model = nn.Sequential(nn.Linear(2, 3), nn.Tanh()).apply(init_weights)
+        >>> model[0].bias
+        Parameter containing:
+        tensor([0., 0., 0.], requires_grad=True)
+        """
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
         return self
 
     def double(self) -> Module:
@@ -444,6 +490,13 @@ class Module:
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._parameters) | set(self._modules))
+
+
+def _check_device(device: Any) -> None:
+    """minigrad has one device, the CPU: anything else is refused with a clear message."""
+    name = device if isinstance(device, str) else getattr(device, "type", device)
+    if name != "cpu" and not (isinstance(name, str) and name.startswith("cpu:")):
+        raise RuntimeError(f"minigrad computes on the CPU only: there is no device {device!r}")
 
 
 def _zero_grad(param: Tensor, set_to_none: bool) -> None:

@@ -950,3 +950,25 @@ def run_program(library):
 
 def test_a_tutorial_style_program_prints_what_torch_prints():
     assert run_program("minigrad") == run_program("torch")
+
+
+def test_module_to_apply_and_cpu_behave_like_torch():
+    def run(lib):
+        n = lib.nn
+        model = n.Sequential(n.Linear(2, 2), n.BCEWithLogitsLoss(pos_weight=lib.ones(2)))
+        seen = []
+        assert model.apply(lambda m: seen.append(type(m).__name__)) is model
+        assert model.to("cpu") is model and model.cpu() is model
+        model.to(lib.device("cpu") if hasattr(lib, "device") else "cpu")
+        model.to("cpu", lib.float64)
+        dtypes = [str(t.dtype) for t in model.state_dict().values()]
+        model.to(lib.zeros(1, dtype=lib.float32))
+        dtypes += [str(t.dtype) for t in model.state_dict().values()]
+        return seen, [d.split(".")[1] for d in dtypes]
+
+    assert run(mg) == run(torch)
+    same_outcome(
+        lambda: nn.Linear(2, 2).to(mg.int64), lambda: torch.nn.Linear(2, 2).to(torch.int64)
+    )
+    with pytest.raises(RuntimeError, match="minigrad computes on the CPU only"):
+        nn.Linear(2, 2).to("cuda")
