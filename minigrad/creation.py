@@ -464,11 +464,11 @@ def normal(
                 "and a float std, give a size"
             )
         if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
         samples = _generator.normal(mean, std, _size("normal", (tuple(size),), None))
         return _leaf(samples.astype(_float_dtype(dtype)), requires_grad)
-    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
-    np_dtype = dtypes.result_type(tensors)
+    # The samples take the dtype of mean when it is a tensor, else of std, as in PyTorch.
+    np_dtype = (mean if isinstance(mean, Tensor) else std)._array.dtype
     if np_dtype.kind != "f":
         raise NotImplementedError(
             f"\"normal_kernel_cpu\" not implemented for '{dtypes.scalar_type_name(np_dtype)}'"
@@ -479,7 +479,7 @@ def normal(
         if np.any(std_values < 0):
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     shape = np.broadcast_shapes(np.shape(mean_values), np.shape(std_values))
     samples = _generator.normal(mean_values, std_values, shape)
     return _leaf(np.asarray(samples).astype(np_dtype), requires_grad)
