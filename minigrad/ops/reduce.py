@@ -242,6 +242,14 @@ class Prod(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
+        gradient = Prod.gradient(ctx, grad, a, result)
+        # prod(dtype=float64) of float32 values: the gradient is cast back, as for .to()
+        return gradient if gradient.dtype == a.dtype else gradient.to(a.dtype)
+
+    @staticmethod
+    def gradient(ctx: Context, grad: Tensor, a: Tensor, result: Tensor) -> Tensor:
+        if not ctx.shape:  # one number: its product is itself (PyTorch's shortcut too)
+            return grad
         if ctx.axis is None:
             grad = grad.expand(ctx.shape)
             if not ctx.has_zero:
