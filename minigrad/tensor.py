@@ -778,7 +778,7 @@ class Tensor:
     def norm(
         self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
     ) -> Tensor:
-        """The vector ``p``-norm of all elements, or along ``dim``: (Σ |xᵢ|ᵖ)^(1/p).
+        """The vector ``p``-norm of all elements, or along ``dim``: ``(Σ |xᵢ|ᵖ)^(1/p)``.
         ``"fro"`` is ``p = 2``; ``float("inf")`` the largest ``|xᵢ|``.
 
         >>> import minigrad as mg

@@ -241,7 +241,7 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 
 
 class LinalgVectorNorm(Op):
-    """``a.norm(p, dim, keepdim)``: (Σ |aᵢ|ᵖ)^(1/p); p = inf is the largest |aᵢ|, p = 0
+    """``a.norm(p, dim, keepdim)``: ``(Σ |aᵢ|ᵖ)^(1/p)``; p = inf is the largest ``|aᵢ|``, p = 0
     counts the elements that are not 0."""
 
     formula = "∂‖a‖ₚ/∂aᵢ = aᵢ·|aᵢ|ᵖ⁻²/‖a‖ₚᵖ⁻¹ (p = 2: aᵢ/‖a‖)"
