@@ -719,6 +719,8 @@ class Tensor:
         (axis,) = shapes.normalize_dims(dim, self.ndim)
         if self.ndim == 0:
             return Tensor(np.zeros((), dtype=np.int64))
+        if self._array.shape[axis] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
         return Tensor(np.asarray(pick(self._array, axis=axis, keepdims=keepdim), dtype=np.int64))
 
     # -- functions of one tensor -------------------------------------------------------------
@@ -921,6 +923,15 @@ class Tensor:
         sizes = tuple(int(n) for n in sizes)
         if not sizes:
             raise RuntimeError("unflatten: sizes must be non-empty")
+        if self.ndim == 0:
+            raise RuntimeError(
+                "unflatten got an unexpected error:\nDimension specified as 0 but tensor has no "
+                "dimensions"
+            )
+        if sizes.count(-1) > 1:
+            raise RuntimeError(
+                "unflatten got an unexpected error:\nonly one dimension can be inferred"
+            )
         length = self.shape[axis]
         known = int(np.prod([n for n in sizes if n != -1], dtype=np.int64))
         inferred = sizes.count(-1) == 1 and known and length % known == 0
@@ -937,6 +948,8 @@ class Tensor:
 
     def repeat(self, *repeats: Any) -> Tensor:
         """Copies side by side: ``x.repeat(2, 1)`` stacks two copies of a matrix."""
+        if not repeats:
+            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
         return ops.Repeat.apply(self, repeats=_shape_argument(repeats))
 
     def split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:

@@ -388,6 +388,8 @@ class SplitPiece(Op):
 def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """``a.split(2)``: pieces of 2 along ``dim`` (the last may be smaller);
     ``a.split([1, 2])``: pieces of those sizes."""
+    if a.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     (axis,) = normalize_dims(dim, a.ndim)
     size = a.shape[axis]
     if isinstance(split_size_or_sections, int):
@@ -400,7 +402,7 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
             raise RuntimeError(
                 f"split expects split_size be non-negative, but got split_size={step}"
             )
-        bounds = [(i, min(i + step, size)) for i in range(0, size, step)] if step else [(0, 0)]
+        bounds = [(i, min(i + step, size)) for i in range(0, size, step)] or [(0, 0)]
         name = "SplitBackward0"
     else:
         sizes = list(split_size_or_sections)
@@ -421,8 +423,12 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``a.chunk(3)``: ``chunks`` pieces of equal size along ``dim`` (the last smaller),
     fewer when the dim is too short, as ``split(ceil(n / chunks))`` gives them."""
+    if a.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     (axis,) = normalize_dims(dim, a.ndim)
     size = a.shape[axis]
+    if size == 0:  # as many empty pieces as asked for, as PyTorch gives
+        return split(a, [0] * chunks, axis)
     return split(a, -(-size // chunks) if size else 0, axis)

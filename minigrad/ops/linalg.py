@@ -259,6 +259,11 @@ class LinalgVectorNorm(Op):
         ctx.p, ctx.dims, ctx.keepdim, ctx.shape = p, dims, keepdim, a.shape
         axis = dims if a.ndim else None
         magnitude = np.abs(a)
+        if p in (float("inf"), -float("inf")) and a.size == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
+                "the operation does not have an identity"
+            )
         if p == float("inf"):
             result = np.max(magnitude, axis=axis, keepdims=keepdim)
         elif p == -float("inf"):
@@ -276,15 +281,15 @@ class LinalgVectorNorm(Op):
         return result
 
     @staticmethod
-    def backward(ctx: Context, grad: Tensor) -> Tensor:
+    def backward(ctx: Context, grad: Tensor) -> Tensor | None:
         from .reduce import _unreduce
 
         a, result = ctx.saved_tensors
         p = ctx.p
         spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
         norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
-        if p == 0:
-            return spread * 0
+        if p == 0:  # a count: no gradient at all (None, as PyTorch gives)
+            return None
         if p == 1:
             return spread * a.sign()
         zero_norm = (norm == 0)._array

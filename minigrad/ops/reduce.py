@@ -182,7 +182,8 @@ class Var(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (a,) = ctx.saved_tensors
         deviations, divisor = _moments(a, ctx.dims, ctx.correction)
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * deviations * (2 / divisor)
+        # ÷ divisor as a tensor op: n − correction = 0 gives nan, as in PyTorch, not an error
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * deviations * 2 / divisor
 
 
 class Std(Op):

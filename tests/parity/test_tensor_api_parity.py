@@ -109,6 +109,10 @@ OPS = {
     "prod(1) with zeros": (lambda L, m: m.prod(1), [WITH_ZERO]),
     "prod(0) with zeros": (lambda L, m: m.prod(0), [WITH_ZERO]),
     "prod() with one zero": (lambda L, v: v.prod(), [np.array([2.0, 0.0, 3.0])]),
+    "m.var(0, False) of no rows (nan)": (lambda L, m: m[:0].var(0, False), [M]),
+    "m.norm(0) counts, no gradient": (lambda L, m: m.norm(0) * m.sum(), [M]),
+    "m[:0].chunk(2): empty pieces": (lambda L, m: m[:0].chunk(2), [M]),
+    "m[:0].split(2)": (lambda L, m: m[:0].split(2), [M]),
     "m.cumsum(1)": (lambda L, m: m.cumsum(1), [M]),
     "L.cumsum(m, dim=0)": (lambda L, m: L.cumsum(m, dim=0), [M]),
     "m.where(m > 0, v)": (lambda L, m, v: m.where(m > 0, v), [M, V]),
@@ -201,6 +205,15 @@ def test_results_of_integer_and_bool_inputs_match_torch():
         np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)
 
 
+def test_var_of_one_number_is_nan_with_a_nan_gradient_as_in_torch():
+    for L in (mg, torch):
+        x = L.tensor(1.5, dtype=L.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x.var().backward()
+        assert np.isnan(x.grad.item())
+
+
 def test_norm_of_a_zero_row_has_gradient_zero_there_as_in_torch():
     # PyTorch's second derivative there is nan (0/0); first derivatives agree: 0.
     rows = np.array([[0.0, 0.0], [3.0, 4.0]])
@@ -262,6 +275,11 @@ ERRORS = {
     "split sizes": lambda L: f64(L, M).split([1, 1], dim=1),
     "outer of a matrix": lambda L: f64(L, M).outer(f64(L, V)),
     "outer with a matrix": lambda L: f64(L, V).outer(f64(L, M)),
+    "chunk of a 0-d tensor": lambda L: f64(L, 1.0).chunk(2),
+    "split of a 0-d tensor": lambda L: f64(L, 1.0).split(1),
+    "repeat with no repeats": lambda L: f64(L, M).repeat(),
+    "argmax along an empty dim": lambda L: L.zeros(0, 2).argmax(0),
+    "inf norm of nothing": lambda L: L.zeros(0).norm(float("inf")),
     "cuda device": lambda L: L.zeros(2, device="cuda"),
     "tensor on cuda": lambda L: L.tensor([1.0], device=L.device("cuda")),
     ".cuda()": lambda L: L.ones(2).cuda(),
