@@ -123,7 +123,6 @@ matmul = _unary("matmul")
 mm = _unary("mm")
 mv = _unary("mv")
 dot = _unary("dot")
-pow = _unary("pow")  # noqa: A001
 add = _unary("add")
 sub = _unary("sub")
 mul = _unary("mul")
@@ -134,6 +133,11 @@ detach = _unary("detach")
 sign = _unary("sign")
 allclose = _unary("allclose")
 equal = _unary("equal")
+
+
+def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001
+    """``minigrad.pow(x, 2)`` is ``x ** 2``; the base may be a number: ``pow(2, x)``."""
+    return input**exponent
 
 
 def is_tensor(obj: Any) -> bool:

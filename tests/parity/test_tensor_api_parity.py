@@ -87,6 +87,8 @@ OPS = {
     "m.unflatten(1, (2, -1))": (lambda L, m: m.unflatten(1, (2, -1)), [M]),
     "L.unflatten(v, 0, (2, 2))": (lambda L, v: L.unflatten(v, 0, (2, 2)), [V]),
     "m.pow(2)": (lambda L, m: m.pow(2), [M]),
+    "L.pow(2, m)": (lambda L, m: L.pow(2, m), [M]),
+    "L.pow(m, 3)": (lambda L, m: L.pow(m, 3), [M]),
     "m.abs().pow(v)": (lambda L, m, v: m.abs().pow(v), [M, V]),
     "L.sin(m) * m.cos()": (lambda L, m: L.sin(m) * m.cos(), [M]),
     "m.clamp(min=v)": (lambda L, m, v: m.clamp(min=v), [M, V]),
