@@ -130,31 +130,21 @@ def _float_dtype(dtype: Any) -> np.dtype:
 
 def _size(name: str, size_args: tuple[Any, ...], size: Any) -> tuple[int, ...]:
     """The shape of ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``, with
-    PyTorch's messages for a shape given twice or a negative size."""
+    PyTorch's messages for a shape given twice, a float in it, or a negative size."""
     if size is not None:
         if size_args:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
         size_args = (size,)
-    for given in (
-        size_args[0]
-        if len(size_args) == 1 and isinstance(size_args[0], tuple | list)
-        else size_args
-    ):
-        if isinstance(given, float):
-            raise TypeError(
-                f"{name}(): argument 'size' (position 1) must be tuple of ints, not float"
-            )
+    one_sequence = len(size_args) == 1 and isinstance(size_args[0], tuple | list)
+    if any(isinstance(n, float) for n in (size_args[0] if one_sequence else size_args)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not float")
     shape = _shape_argument(size_args)
-    if any(n < 0 for n in shape):
-        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
-    return shape
-
-
-def _check_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
-    if any(n < 0 for n in shape):
-        negative = next(n for n in shape if n < 0)
+    negative = [n for n in shape if n < 0]
+    if negative and name == "zeros":  # zeros checks its sizes itself, in its own words
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
+    if negative:
         raise RuntimeError(
-            f"Trying to create tensor with negative dimension {negative}: {list(shape)}"
+            f"Trying to create tensor with negative dimension {negative[0]}: {list(shape)}"
         )
     return shape
 
