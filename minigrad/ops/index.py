@@ -244,18 +244,24 @@ class Stack(Op):
         return tuple(grad.select(ctx.axis, i) for i in range(ctx.count))
 
 
+def _at_least_1d(array: np.ndarray) -> np.ndarray:
+    """PyTorch's gather and scatter take a 0-d tensor (input or index) as one of shape [1]."""
+    return array.reshape(1) if array.ndim == 0 else array
+
+
 def _check_gather_index(a: np.ndarray, index: np.ndarray, axis: int) -> None:
+    """PyTorch's checks, on ``a`` and ``index`` made at least 1-d."""
     if index.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if index.ndim != max(a.ndim, 1) and not (a.ndim == 0 and index.ndim <= 1):
+    if index.ndim != a.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(index.ndim):
-        if d != axis and a.ndim and index.shape[d] > a.shape[d]:
+        if d != axis and index.shape[d] > a.shape[d]:
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to "
                 f"be no larger than self {list(a.shape)} apart from dimension {axis}"
             )
-    size = a.shape[axis] if a.ndim else 1
+    size = a.shape[axis]
     bad = index[(index < 0) | (index >= size)]
     if bad.size:
         raise RuntimeError(
@@ -273,13 +279,15 @@ class Gather(Op):
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = 0, index: Any = None) -> np.ndarray:
         (axis,) = normalize_dims(dim, a.ndim)
-        _check_gather_index(a, index, axis)
+        values, places = _at_least_1d(a), _at_least_1d(index)
+        _check_gather_index(values, places, axis)
         ctx.axis, ctx.index, ctx.shape = axis, index, a.shape
-        if a.ndim == 0:
-            return a[()] * np.ones(index.shape, dtype=a.dtype)
         # The index may be smaller than a in the other dims: take a's corner of its size.
-        corner = tuple(slice(0, n) if d != axis else slice(None) for d, n in enumerate(index.shape))
-        return np.take_along_axis(a[corner], index.astype(np.int64), axis=axis)
+        corner = tuple(
+            slice(0, n) if d != axis else slice(None) for d, n in enumerate(places.shape)
+        )
+        gathered = np.take_along_axis(values[corner], places.astype(np.int64), axis=axis)
+        return gathered.reshape(index.shape)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
@@ -302,12 +310,10 @@ class ScatterAdd(Op):
     ) -> np.ndarray:
         ctx.axis, ctx.index = dim, index
         result = np.zeros(shape, dtype=grad.dtype)
-        if not shape:
-            result[()] = grad.sum()
-            return result
-        positions = list(np.indices(index.shape, sparse=True))
-        positions[dim] = index.astype(np.int64)
-        np.add.at(result, tuple(positions), grad)
+        total, places = _at_least_1d(result), _at_least_1d(index)  # total is result's view
+        positions = list(np.indices(places.shape, sparse=True))
+        positions[dim] = places.astype(np.int64)
+        np.add.at(total, tuple(positions), grad.reshape(places.shape))
         return result
 
     @staticmethod
