@@ -136,6 +136,10 @@ def check_drawn_consistently(state: dict) -> None:
 def read_stepper():
     def read(page) -> dict:
         expect(page.locator(".minigrad-frame:visible")).to_have_count(1)
+        # The picture appears once Graphviz (WebAssembly) has loaded and laid it out, which
+        # the page does on its own time, after the widgets are shown.
+        picture = page.locator(".minigrad-stepper .minigrad-picture svg g.node").first
+        expect(picture).to_be_visible(timeout=60_000)
         state = page.locator(".minigrad-stepper").evaluate(READ_STEPPER)
         check_drawn_consistently(state)
         state["lit"] = lit_up(state)
