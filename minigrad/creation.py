@@ -95,28 +95,29 @@ def _length(item: Any) -> int | None:
 
 
 def _inferred_dtype(data: Any) -> np.dtype:
-    """The default float type if any element is a float, else int64 if any is an int, else bool."""
-    kinds = set()
+    """PyTorch's dtype for ``data``: a Python float gives the default float type, an int
+    int64, a bool bool; a numpy scalar, array or a Tensor its own dtype; a sequence the
+    promotion of its elements' (``[1, 2.5]`` is float32, ``[np.float64(1.5)]`` float64)."""
+    found: list[np.dtype] = []
     stack = [data]
     while stack:
         item = stack.pop()
-        if isinstance(item, bool | np.bool_):
-            kinds.add("b")
-        elif isinstance(item, int | np.integer):
-            kinds.add("i")
-        elif isinstance(item, float | np.floating):
-            kinds.add("f")
+        if isinstance(item, np.generic | np.ndarray):  # first: np.float64 is a float too
+            found.append(item.dtype)
+        elif isinstance(item, bool):
+            found.append(dtypes.bool_.numpy)
+        elif isinstance(item, int):
+            found.append(dtypes.int64.numpy)
+        elif isinstance(item, float):
+            found.append(dtypes.get_default_dtype().numpy)
         elif isinstance(item, Tensor):
-            kinds.add(item._array.dtype.kind)
-        elif isinstance(item, np.ndarray):
-            kinds.add(item.dtype.kind)
+            found.append(item._array.dtype)
         elif isinstance(item, Sequence):
             stack.extend(item)
-    if "f" in kinds or not kinds:
+    found = [d for d in found if d.kind in "buif"]  # others get from_numpy_dtype's error
+    if not found:  # tensor([]) is of the default float type
         return dtypes.get_default_dtype().numpy
-    if kinds & {"i", "u"}:
-        return dtypes.int64.numpy
-    return dtypes.bool_.numpy
+    return dtypes.promote(found)
 
 
 def _dtype_or(dtype: Any, default: dtypes.dtype) -> np.dtype:

@@ -144,7 +144,7 @@ def _category(d: np.dtype) -> int:
     return {"b": 0, "u": 1, "i": 1, "f": 2}[d.kind]
 
 
-def _promote(dtypes: list[np.dtype]) -> np.dtype:
+def promote(dtypes: list[np.dtype]) -> np.dtype:
     """Promotion within one group of operands: a float beats any integer (float32 with int64
     is float32 in PyTorch, where numpy says float64)."""
     top = max(_category(d) for d in dtypes)
@@ -177,7 +177,7 @@ def result_type(operands: Sequence[Any]) -> np.dtype:
     result: np.dtype | None = None
     for group in (dimensioned, zero_dim):
         if group:
-            promoted = _promote(group)
+            promoted = promote(group)
             if result is None or _category(promoted) > _category(result):
                 result = promoted
     if number_category > (-1 if result is None else _category(result)):

@@ -113,8 +113,9 @@ class BackwardPass:
             self.needed, self.not_run = set(order), set()
         else:
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
-        for node in self.needed - self.not_run:
-            node.check_saved_tensors()
+        for node in reversed(order):  # outputs first, roughly the order nodes will run in
+            if node in self.needed and node not in self.not_run:
+                node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
 
@@ -274,7 +275,9 @@ class BackwardPass:
             return
         if not self.accumulate_into_inputs:
             self.captured[position] = grad if self.create_graph else grad.detach()
-        elif not isinstance(node, AccumulateGrad):
+        elif not isinstance(node, AccumulateGrad) and not self.inputs[position].retains_grad:
+            # (a leaf's .grad is added by its AccumulateGrad node, a retained one by
+            # retain_grad already)
             accumulate_into(self.inputs[position], grad, self.create_graph)
 
     def _check_unused(self) -> None:

@@ -237,7 +237,6 @@ class SavedTensor:
 
     __slots__ = (
         "tensor",
-        "result_ref",
         "array",
         "version_counter",
         "saved_version",
@@ -251,8 +250,6 @@ class SavedTensor:
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
-        # The result only weakly: the error message names its grad_fn as it is *now*.
-        self.result_ref = weakref.ref(tensor) if is_result else None
         self.array = tensor._array
         self.version_counter = tensor._version
         self.saved_version = tensor._version.value
@@ -319,11 +316,12 @@ class SavedTensor:
         return unpacked
 
     def modified_error(self, node: Node) -> RuntimeError:
-        # PyTorch names the tensor's grad_fn after the change, e.g. "Mul" after x.mul_(2).
-        result = self.result_ref() if self.result_ref is not None else None
-        producer = _producer_name(result if self.is_result else self.tensor)
-        if self.is_result and result is None:
+        # PyTorch names a saved input's grad_fn after the change ("Mul" after x.mul_(2)),
+        # and a saved output by the node that saved it ("Exp" for b = a.exp(); b.add_(1)).
+        if self.is_result:
             producer = _producer_name_of(node)
+        else:
+            producer = _producer_name(self.tensor)
         where = f", which is output 0 of {producer}," if producer else ""
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "

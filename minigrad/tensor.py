@@ -318,6 +318,13 @@ class Tensor:
         name = short_name(self.grad_fn) if self.grad_fn is not None else None
         return tensor_repr(self._array, requires_grad=self._requires_grad, grad_fn_name=name)
 
+    def __format__(self, format_spec: str) -> str:
+        """``f"{loss:.4f}"``: a 0-d tensor formats as its number, as in PyTorch (so does
+        ``f"{loss}"``); any other tensor takes no format spec and prints as its repr."""
+        if self._array.ndim == 0:
+            return self._array.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
     __hash__ = object.__hash__  # == is elementwise, as in PyTorch; identity hashes
 
     # -- autograd attributes ----------------------------------------------------------------

@@ -92,11 +92,11 @@ def test_saved_leaf_modified_under_no_grad():
     assert x.grad is None
 
 
-def test_saved_result_modified_names_its_new_grad_fn():
+def test_saved_result_modified_names_the_node_that_saved_it():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x.tanh()  # tanh saves its result
-    h.add_(1)
-    with pytest.raises(RuntimeError, match="which is output 0 of Add, is at version 1"):
+    h.add_(1)  # h's grad_fn is now AddBackward0, but PyTorch names TanhBackward0's output
+    with pytest.raises(RuntimeError, match="which is output 0 of Tanh, is at version 1"):
         h.sum().backward()
     assert x.grad is None
 
