@@ -44,6 +44,7 @@ AWAITS: dict[str, str] = {
     "hooks_on_nodes": "awaits grad_fn.register_hook / register_prehook",
     "legacy_constructor": "awaits the legacy torch.Tensor(...) constructor",
     "module_dynamic_depth": "awaits Tensor.norm",
+    "minibatch_gradient_accumulation": "awaits Tensor.chunk",
     "saved_tensors_hooks": "awaits torch.autograd.graph.saved_tensors_hooks / save_on_cpu",
     "saved_tensors_inspection": "awaits grad_fn._saved_* attributes",
     "train_adamw_bce_logits": "awaits nn.BCEWithLogitsLoss",
