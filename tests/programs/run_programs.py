@@ -12,6 +12,7 @@ not catch ends its output with ``UNCAUGHT <type>: <message>`` and exit status 1.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import runpy
@@ -83,10 +84,12 @@ def main(library: str, programs: list[str]) -> None:
     # Imported once here, before the children are forked: torch loads much of itself lazily
     # (torch.optim's first step alone takes seconds), and each child would pay it again.
     import torch
-    import torch.autograd.functional
-    import torch.nn
-    import torch.optim
 
+    for module in ("torch.nn", "torch.optim", "torch.autograd.functional"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass  # a program that needs it fails, saying so, in its own output
     warm_up(torch)
 
     report = {Path(program).name: run(Path(program)) for program in programs}

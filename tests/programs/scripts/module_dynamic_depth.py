@@ -38,4 +38,4 @@ for step in range(12):
     loss.backward()
     grad_norm = model.middle.weight.grad.norm() if repeats else model.middle.weight.grad
     optimizer.step()
-    print(f"step {step} repeats {repeats} loss {loss.item():.5f} middle grad norm {grad_norm}")
+    print(f"step {step} repeats {repeats} loss {loss.item():.5f} middle grad norm", grad_norm)
