@@ -38,4 +38,12 @@ def install() -> None:
     """From now on, in this process, ``import torch`` imports minigrad."""
     if TORCH in sys.modules and sys.modules[TORCH].__name__ != MINIGRAD:
         raise RuntimeError("the real torch is already imported in this process")
+    # Every module minigrad has already imported is registered under its torch name, so that
+    # importing it does what importing an already imported module does: nothing. Loading it
+    # afresh through the finder would also rebind the parent's attribute to the module, e.g.
+    # turn the function minigrad.autograd.gradcheck into the module of the same name.
+    importlib.import_module(MINIGRAD)
+    for name, module in list(sys.modules.items()):
+        if name == MINIGRAD or name.startswith(MINIGRAD + "."):
+            sys.modules[TORCH + name[len(MINIGRAD) :]] = module
     sys.meta_path.insert(0, TorchIsMinigrad())
