@@ -5,9 +5,11 @@
 
 The library is imported once; each program then runs in a forked child of its own, so no
 setting one program changes (default dtype, print options, ...) reaches the next, and the
-import is paid once. The report maps each program's file name to ``{"output", "exit"}``:
-everything it wrote to stdout and stderr, and its exit status. An exception the program does
-not catch ends its output with ``UNCAUGHT <type>: <message>`` and exit status 1.
+import is paid once. The report maps each program's file name to ``{"output", "stderr",
+"exit", "seconds"}``: what it printed (the part compared), what it wrote to stderr (warnings
+and tracebacks, shown when a comparison fails but never compared: each library words its
+warnings' provenance its own way), its exit status and its running time. An exception the
+program does not catch ends its output with ``UNCAUGHT <type>: <message>``, exit status 1.
 """
 
 from __future__ import annotations
