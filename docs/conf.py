@@ -5,14 +5,16 @@ Build it with ``make docs`` (``sphinx-build -W --keep-going -b html docs docs/_b
 
 Where the pages come from
     - the ``*.md`` pages beside this file (MyST Markdown);
-    - the lessons ``notebooks/NN_*.ipynb`` and the teacher exercise notebooks
-      ``notebooks/exercises/teacher/NN_*.ipynb``, copied into ``docs/lessons/`` (same
+    - the lessons ``notebooks/NN_*.ipynb`` and the released exercise sets
+      ``notebooks/exercises/NN_*/NN_*.ipynb`` (the student versions, as ``nbgrader
+      generate_assignment`` writes them), copied into ``docs/lessons/`` (same
       layout, gitignored, read-only) by ``copy_notebooks`` below each time this file is
       read. Sphinx only reads documents inside its source folder. A symbolic link would
       avoid the copy, but Sphinx resolves links to their real path, so the notebooks'
       relative links to each other (``../../01_gradients.ipynb``) would then point out of
       the source folder and fail. An exercise set is published once its lesson exists (it
-      links to it); the student versions are not pages. A new lesson appears in the site
+      links to it). The teacher's sources (``teacher/``, with solutions and hidden tests)
+      are never pages: students read this site. A new lesson appears in the site
       by itself: the toctrees in lessons.md are globs, in course order.
     - the API reference, from the docstrings (``sphinx.ext.autodoc`` + ``napoleon``).
 
@@ -56,11 +58,11 @@ LESSONS = DOCS / "lessons"
 
 
 def page_notebooks() -> set[Path]:
-    """The notebooks that are pages, relative to notebooks/: every lesson, and the teacher
-    version of each lesson's exercises once that lesson exists (an exercise set links to
-    its lesson). The student versions are the same notebooks with the answers taken out."""
+    """The notebooks that are pages, relative to notebooks/: every lesson, and the released
+    (student) version of each lesson's exercise set once that lesson exists (an exercise
+    set links to its lesson). Solutions stay in teacher/, which is never published."""
     lessons = {path.name[:2]: path for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")}
-    exercises = (NOTEBOOKS / "exercises" / "teacher").glob("[0-9][0-9]_*.ipynb")
+    exercises = (NOTEBOOKS / "exercises").glob("[0-9][0-9]_*/[0-9][0-9]_*.ipynb")
     pages = [*lessons.values(), *(path for path in exercises if path.name[:2] in lessons)]
     return {path.relative_to(NOTEBOOKS) for path in pages}
 
@@ -93,7 +95,7 @@ include_patterns = [
     "*.md",
     "api/*.md",
     "lessons/[0-9][0-9]_*.ipynb",
-    "lessons/exercises/teacher/[0-9][0-9]_*.ipynb",
+    "lessons/exercises/[0-9][0-9]_*/[0-9][0-9]_*.ipynb",
 ]
 # Sphinx applies exclude_patterns to the static files it copies as well: the widget
 # renderer's package holds a source map and two other builds of the same bundle that the

@@ -13,7 +13,7 @@ arrived, what was sent on, and for a leaf its ``.grad`` before and after. ``back
 ...     print(step.index, step.node.name(), step.grad_in, step.grads_out)
 0 AddBackward0 tensor(1.) (tensor(1.), None)
 1 MulBackward0 tensor(1.) (tensor(2.), tensor(2.))
-2 AccumulateGrad tensor(4.) ()
+2 minigrad::autograd::AccumulateGrad tensor(4.) ()
 >>> x.grad
 tensor(4.)
 """
@@ -72,7 +72,8 @@ class BackwardPass:
     Everything that can be wrong is checked here, before any gradient moves, so a failed
     call leaves every ``.grad`` as it was. ``inputs`` switches to ``autograd.grad``'s mode:
     the gradients reaching those tensors are collected in ``captured`` and no ``.grad`` is
-    touched.
+    touched; with ``accumulate_into_inputs`` too (``backward(inputs=...)``), they are added
+    into those tensors' ``.grad`` and no other's.
     """
 
     def __init__(
@@ -85,6 +86,7 @@ class BackwardPass:
         inputs: Sequence[Tensor] | None = None,
         allow_unused: bool = False,
         snapshot: bool = False,
+        accumulate_into_inputs: bool = False,
     ) -> None:
         self.create_graph = bool(create_graph)
         self.retain_graph = self.create_graph if retain_graph is None else bool(retain_graph)
@@ -100,7 +102,9 @@ class BackwardPass:
             for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True))
         ]
         self.inputs = inputs
-        self.allow_unused = allow_unused
+        # backward(inputs=...): add into those tensors' .grad instead of returning them.
+        self.accumulate_into_inputs = accumulate_into_inputs
+        self.allow_unused = allow_unused or accumulate_into_inputs
         self.targets: dict[tuple[Node, int], int] = {} if inputs is None else _targets(inputs)
         self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
@@ -187,69 +191,68 @@ class BackwardPass:
     def _run_node(
         self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor, int]]
     ) -> Step:
-        if node.num_outputs > 1:  # a user's Function with several outputs
-            return self._run_multi_output_node(index, node, contributions)
-        grad_in = contributions[0][1]
-        for _, more, _ in contributions[1:]:
-            grad_in = grad_in + more
+        """Run one node: add up what arrived, apply the hooks, then accumulate into a
+        leaf's ``.grad`` or run the node's backward."""
+        grads = _sum_per_output(node, contributions)
         is_leaf = isinstance(node, AccumulateGrad)
-        for hook in node.variable._hooks if is_leaf else node.tensor_pre_hooks:
-            replaced = hook(grad_in)
+        first = grads[0]
+        if first is not None:  # hooks and retain_grad see the first output's gradient
+            for hook in node.variable._hooks if is_leaf else node.tensor_pre_hooks:
+                replaced = hook(first)
+                if replaced is not None:
+                    first = replaced
+            retained = node.retained_tensor() if node.retained_tensor is not None else None
+            if retained is not None:  # `is not None`: a tensor's truth value is its value
+                accumulate_into(retained, first, self.create_graph)
+            grads[0] = first
+        for hook in node.pre_hooks:
+            replaced = hook(tuple(grads))
             if replaced is not None:
-                grad_in = replaced
-        retained = node.retained_tensor() if node.retained_tensor is not None else None
-        if retained is not None:  # `is not None`: a tensor's truth value is its value
-            accumulate_into(retained, grad_in, self.create_graph)
-        self._capture(node, 0, grad_in)
-        frozen = tuple((sender, grad) for sender, grad, _ in contributions)
-        if is_leaf:
-            if self.inputs is not None:  # autograd.grad: .grad is left alone
-                return Step(index, node, frozen, grad_in, ())
-            leaf = node.variable
-            before = _freeze(leaf.grad) if self.snapshot else None
-            # A sum of several contributions is a new tensor too; a hook may have kept one.
-            owned = (len(contributions) > 1 or node in self._owned) and not leaf._hooks
-            node.accumulate(grad_in, self.create_graph, owned)
-            after = _freeze(leaf.grad) if self.snapshot else leaf.grad
-            return Step(index, node, frozen, grad_in, (), leaf, before, after)
-        if node in self.not_run:
-            return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-        grads_out = _gradients_to_send(node, node(grad_in))
-        released = not self.retain_graph and node.release_saved_tensors()
-        return Step(index, node, frozen, grad_in, grads_out, released=released)
-
-    def _run_multi_output_node(
-        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor, int]]
-    ) -> Step:
-        """A node with several outputs gets one gradient per output (None for an output
-        nothing reached), each the sum of what arrived for it."""
-        grads: list[Tensor | None] = [None] * node.num_outputs
-        for _, grad, output_nr in contributions:
-            previous = grads[output_nr]
-            grads[output_nr] = grad if previous is None else previous + grad
-        for hook in node.tensor_pre_hooks:  # hooks of the first output's tensor
-            if grads[0] is not None:
-                replaced = hook(grads[0])
-                grads[0] = grads[0] if replaced is None else replaced
-        retained = node.retained_tensor() if node.retained_tensor is not None else None
-        if retained is not None and grads[0] is not None:
-            accumulate_into(retained, grads[0], self.create_graph)
+                grads = list(replaced)
         for output_nr, grad in enumerate(grads):
-            if grad is not None:
-                self._capture(node, output_nr, grad)
+            self._capture(node, output_nr, grad)
         frozen = tuple((sender, grad) for sender, grad, _ in contributions)
-        grad_in = tuple(grads)
+        grad_in = grads[0] if node.num_outputs == 1 else tuple(grads)
+        if is_leaf:
+            return self._accumulate(index, node, frozen, grad_in, len(contributions) > 1)
         if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-        grads_out = _gradients_to_send(node, node(*grads))
+        grads_out = node(*grads)
+        for hook in node.post_hooks:
+            replaced = hook(tuple(grads_out), tuple(grads))
+            if replaced is not None:
+                grads_out = tuple(replaced)
+        grads_out = _gradients_to_send(node, grads_out)
         released = not self.retain_graph and node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out, released=released)
 
-    def _capture(self, node: Node, output_nr: int, grad: Tensor) -> None:
-        """In ``autograd.grad``'s mode, keep the gradient that reached an input asked for."""
+    def _accumulate(
+        self, index: int, node: AccumulateGrad, frozen: tuple, grad: Tensor, summed: bool
+    ) -> Step:
+        """A leaf's step: its ``.grad`` += ``grad`` (not in ``autograd.grad``'s mode)."""
+        if self.inputs is not None and not self.accumulate_into_inputs:
+            return Step(index, node, frozen, grad, ())
+        leaf = node.variable
+        before = _freeze(leaf.grad) if self.snapshot else None
+        # A sum of several contributions is a new tensor too; a hook may have kept one.
+        owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
+        node.accumulate(grad, self.create_graph, owned)
+        after = _freeze(leaf.grad) if self.snapshot else leaf.grad
+        for hook in node.post_hooks:
+            hook((), (grad,))
+        return Step(index, node, frozen, grad, (), leaf, before, after)
+
+    def _capture(self, node: Node, output_nr: int, grad: Tensor | None) -> None:
+        """With ``inputs``, keep the gradient that reached an input asked for: returned by
+        ``autograd.grad``, or for ``backward(inputs=...)`` added into a non-leaf's
+        ``.grad`` (a leaf's is added by its AccumulateGrad node)."""
         position = self.targets.get((node, output_nr)) if self.targets else None
-        if position is not None:
+        if position is None or grad is None:
+            return
+        if not self.accumulate_into_inputs:
             self.captured[position] = grad if self.create_graph else grad.detach()
+        elif not isinstance(node, AccumulateGrad):
+            accumulate_into(self.inputs[position], grad, self.create_graph)
 
     def _check_unused(self) -> None:
         for i, grad in enumerate(self.captured):
@@ -258,6 +261,23 @@ class BackwardPass:
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
+
+
+def _sum_per_output(
+    node: Node, contributions: list[tuple[Node | None, Tensor, int]]
+) -> list[Tensor | None]:
+    """The gradient for each output of ``node``: the sum of what arrived for it (None for an
+    output nothing reached; only a Function with several outputs can have one)."""
+    if node.num_outputs == 1:
+        total = contributions[0][1]
+        for _, more, _ in contributions[1:]:
+            total = total + more
+        return [total]
+    grads: list[Tensor | None] = [None] * node.num_outputs
+    for _, grad, output_nr in contributions:
+        previous = grads[output_nr]
+        grads[output_nr] = grad if previous is None else previous + grad
+    return grads
 
 
 def _targets(inputs: Sequence[Tensor]) -> dict[tuple[Node, int], int]:

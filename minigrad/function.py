@@ -38,6 +38,7 @@ PyTorch's engine does, so each op's derivative can be written as plainly as on p
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -87,11 +88,39 @@ class Node:
         self.next_functions = next_functions
         self.sequence_nr = next(_sequence_numbers)
 
+    # Hooks on the node itself (register_prehook, register_hook): lists from the first one.
+    pre_hooks: Sequence[Callable[[tuple], tuple | None]] = ()
+    post_hooks: Sequence[Callable[[tuple, tuple], tuple | None]] = ()
+    _metadata: dict[Any, Any] | None = None
+
     def name(self) -> str:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object>"
+        return f"<{short_name(self)} object>"
+
+    @property
+    def metadata(self) -> dict[Any, Any]:
+        """A dict of your own, kept with the node (as ``torch.autograd.graph.Node``'s)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def register_prehook(self, hook: Callable[[tuple], tuple | None]) -> Any:
+        """Call ``hook(grad_outputs)`` before the node runs, with the gradients of its
+        outputs; a tuple it returns replaces them. ``handle.remove()`` takes it away."""
+        if not self.pre_hooks:
+            self.pre_hooks = []
+        self.pre_hooks.append(hook)
+        return _tensor.RemovableHandle(self.pre_hooks, hook)
+
+    def register_hook(self, hook: Callable[[tuple, tuple], tuple | None]) -> Any:
+        """Call ``hook(grad_inputs, grad_outputs)`` after the node ran: what it sends to
+        its inputs, and what it received; a tuple it returns replaces what it sends."""
+        if not self.post_hooks:
+            self.post_hooks = []
+        self.post_hooks.append(hook)
+        return _tensor.RemovableHandle(self.post_hooks, hook)
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
         """The gradients this node sends to each of its ``next_functions``."""
@@ -114,6 +143,12 @@ class Node:
         """Raise PyTorch's error if a saved tensor was freed or modified in place."""
 
 
+def short_name(node: Node) -> str:
+    """A node's name as tensors and drawings show it: ``AccumulateGrad`` for
+    ``minigrad::autograd::AccumulateGrad`` (PyTorch's reprs drop the namespace too)."""
+    return node.name().rsplit("::", 1)[-1]
+
+
 class AccumulateGrad(Node):
     """The node at the end of every path: adds the gradient that arrives into ``variable.grad``."""
 
@@ -122,6 +157,10 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         super().__init__(())
         self.variable = variable
+
+    def name(self) -> str:
+        # PyTorch's C++ name, with minigrad's namespace (as dtypes read minigrad.float32).
+        return "minigrad::autograd::AccumulateGrad"
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
         return ()
@@ -166,15 +205,33 @@ class CopyBackwards(Node):
     def __init__(self, source: Edge) -> None:
         super().__init__(((None, 0), source))
 
+    def name(self) -> str:
+        return "minigrad::autograd::CopyBackwards"
+
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
         return (None, grad)
 
 
+# The (pack, unpack) pairs of the saved_tensors_hooks contexts now open in this thread,
+# innermost last: the innermost one packs every tensor saved for backward.
+_saved_tensor_hooks = threading.local()
+
+
+def saved_tensor_hooks_in_force() -> list[tuple[Callable[[Tensor], Any], Callable[[Any], Tensor]]]:
+    stack = getattr(_saved_tensor_hooks, "stack", None)
+    if stack is None:
+        stack = _saved_tensor_hooks.stack = []
+    return stack
+
+
 class SavedTensor:
-    """A tensor kept for ``backward``, with the version it had when it was saved.
+    """A tensor kept for ``backward``, with the version it had when it was saved: what
+    ``grad_fn._raw_saved_self`` shows.
 
     A saved *result* of the op is stored without its ``grad_fn``, which is this very node:
-    keeping it would make a reference cycle between a node and its output.
+    keeping it would make a reference cycle between a node and its output. Under
+    ``autograd.graph.saved_tensors_hooks`` the tensor is kept as its pack hook's result
+    instead, and given back by the unpack hook.
     """
 
     __slots__ = (
@@ -186,6 +243,9 @@ class SavedTensor:
         "is_result",
         "requires_grad",
         "output_nr",
+        "packed",
+        "unpack_hook",
+        "source_edge",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -198,17 +258,58 @@ class SavedTensor:
         self.is_result = is_result
         self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr
+        self.unpack_hook: Callable[[Any], Tensor] | None = None
+        hooks = getattr(_saved_tensor_hooks, "stack", None)
+        if hooks:
+            self._pack(*hooks[-1], tensor)
+
+    def register_hooks(
+        self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]
+    ) -> None:
+        """Keep ``pack_hook(tensor)`` instead of the tensor; ``unpack_hook`` gives it back
+        when backward (or ``_saved_*``) needs it."""
+        if self.unpack_hook is not None:
+            raise RuntimeError(
+                "SavedTensor.register_hooks: hooks can only be registered once per saved tensor"
+            )
+        tensor = self.tensor if self.tensor is not None else _tensor.Tensor(self.array)
+        self._pack(pack_hook, unpack_hook, tensor)
+
+    def _pack(self, pack_hook: Callable, unpack_hook: Callable, tensor: Tensor) -> None:
+        self.packed = pack_hook(tensor)
+        self.unpack_hook = unpack_hook
+        # Where the tensor's gradient went, so that what is unpacked joins the same graph.
+        self.source_edge = tensor._edge() if tensor.requires_grad and not self.is_result else None
+        self.tensor, self.array = None, None  # only the packed form is kept
 
     @property
     def kind(self) -> str:
         """``DoubleTensor [3]``, for the error message: made only when one is raised."""
-        return _tensor.Tensor(self.array).type_description()
+        array = self.array if self.array is not None else self.unpack(Node(()))._array
+        return _tensor.Tensor(array).type_description()
 
     def is_modified(self) -> bool:
         """Whether the tensor was changed in place since it was saved."""
         return self.version_counter.value != self.saved_version
 
     def unpack(self, node: Node) -> Tensor:
+        if self.unpack_hook is not None:
+            unpacked = self.unpack_hook(self.packed)
+            if not isinstance(unpacked, _tensor.Tensor):
+                raise TypeError(
+                    "Output of saved tensor unpack_hook expected to be a Tensor but got "
+                    f"result of type {type(unpacked).__name__}"
+                )
+            if self.is_result:
+                return _tensor.Tensor._from_graph(unpacked._array, node, self.version_counter)
+            if self.source_edge is None or unpacked.requires_grad:
+                return unpacked
+            source, output_nr = self.source_edge
+            if isinstance(source, AccumulateGrad):  # a leaf: unchanged, as the check said
+                return source.variable
+            rejoined = _tensor.Tensor._from_graph(unpacked._array, source, self.version_counter)
+            rejoined._output_nr = output_nr
+            return rejoined
         if self.tensor is not None:
             return self.tensor
         unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
@@ -342,8 +443,8 @@ class BackwardNode(Node, Context):
         Tensor = _tensor.Tensor
         saved: list[SavedTensor | Tensor] = []
         for value in self._to_save:
-            if isinstance(value, Tensor):
-                saved.append(SavedTensor(value))
+            if value is None or isinstance(value, Tensor):  # None: not needed this time
+                saved.append(value if value is None else SavedTensor(value))
                 continue
             if value is returned:
                 saved.append(SavedTensor(result, is_result=True))
@@ -365,6 +466,40 @@ class BackwardNode(Node, Context):
                 saved.append(Tensor(np.asarray(value)))
         self._to_save = ()
         self._saved = saved
+
+    def __getattr__(self, name: str) -> Any:
+        """PyTorch's attributes "for educational purposes": ``_saved_self``,
+        ``_saved_other``, ``_saved_result``, ``_saved_exponent``, ... (the names the op
+        declares in ``saved_as`` and ``options_as``), and ``_raw_saved_*`` for the saved
+        tensor objects themselves.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor(3.0, requires_grad=True)
+        >>> y = x**2
+        >>> y.grad_fn._saved_self, y.grad_fn._saved_exponent
+        (tensor(3., requires_grad=True), 2)
+        """
+        function = self.__dict__.get("function") or type(self).__dict__.get("function")
+        raw = name.startswith("_raw_saved_")
+        if function is not None and (raw or name.startswith("_saved_")):
+            key = name.removeprefix("_raw_saved_" if raw else "_saved_")
+            saved_as = getattr(function, "saved_as", ())
+            if key in saved_as:
+                return self._saved_entry(saved_as.index(key), raw)
+            option = getattr(function, "options_as", {}).get(key)
+            if option is not None and not raw:
+                return option(self) if callable(option) else getattr(self, option)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_entry(self, index: int, raw: bool) -> Any:
+        if self._saved is None:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        entry = self._saved[index] if index < len(self._saved) else None
+        if raw or not isinstance(entry, SavedTensor):
+            return entry
+        if entry.is_modified():
+            raise entry.modified_error(self)
+        return entry.unpack(self)
 
     def constant_inputs(self) -> dict[int, Tensor]:
         """The inputs that need no gradient and that this node saved for ``backward``, by

@@ -7,7 +7,7 @@ PyTorch-shaped graphs built by other engines too.
 >>> import minigrad as mg
 >>> a = mg.tensor(1.0, requires_grad=True)
 >>> [node.name() for node in nodes([(a * a + 1).grad_fn])]
-['AddBackward0', 'MulBackward0', 'AccumulateGrad']
+['AddBackward0', 'MulBackward0', 'minigrad::autograd::AccumulateGrad']
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def post_order(roots: Iterable[Any]) -> tuple[list[Any], dict[Any, int]]:
     >>> x = mg.tensor(3.0, requires_grad=True)
     >>> order, edges_in = post_order([(x * x).grad_fn])
     >>> [node.name() for node in order], list(edges_in.values())
-    (['AccumulateGrad', 'MulBackward0'], [0, 2])
+    (['minigrad::autograd::AccumulateGrad', 'MulBackward0'], [0, 2])
     """
     order: list[Any] = []
     edges_in: dict[Hashable, int] = {}

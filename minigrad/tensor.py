@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import dtypes, ops, shapes
-from .function import AccumulateGrad, Node
+from .function import AccumulateGrad, Node, short_name
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
 
@@ -254,7 +254,7 @@ class Tensor:
         return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
-        name = self.grad_fn.name() if self.grad_fn is not None else None
+        name = short_name(self.grad_fn) if self.grad_fn is not None else None
         return tensor_repr(self._array, requires_grad=self._requires_grad, grad_fn_name=name)
 
     __hash__ = object.__hash__  # == is elementwise, as in PyTorch; identity hashes

@@ -11,10 +11,11 @@
 #   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
 #
 # Environment:
-#   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras dev,oracle (PyTorch),
+#   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras dev,oracle,course (PyTorch,
+#                           nbgrader),
 #                           Chromium, and missing system tools are errors (.ci/run sets it)
 #   MINIGRAD_BROWSER=1      also install Chromium
-#   MINIGRAD_EXTRAS=...     override the extras (default: dev, or dev,oracle as above)
+#   MINIGRAD_EXTRAS=...     override the extras (default: dev,course, or dev,oracle,course)
 #   VENV, PYTHON            where the venv lives (.venv) and the Python that makes it (python3)
 set -euo pipefail
 
@@ -25,10 +26,10 @@ PYTHON="${PYTHON:-python3}"
 REQUIRE_ALL="${MINIGRAD_REQUIRE_ALL:-0}"
 BROWSER="${MINIGRAD_BROWSER:-0}"
 if [[ "$REQUIRE_ALL" == 1 ]]; then
-    EXTRAS="${MINIGRAD_EXTRAS:-dev,oracle}"
+    EXTRAS="${MINIGRAD_EXTRAS:-dev,oracle,course}"
     BROWSER=1
 else
-    EXTRAS="${MINIGRAD_EXTRAS:-dev}"
+    EXTRAS="${MINIGRAD_EXTRAS:-dev,course}"
 fi
 
 say() { echo "bootstrap: $*"; }

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import minigrad.graph
 from minigrad import Tensor
-from minigrad.function import AccumulateGrad, Node
+from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.printing import tensor_repr
 
 # What a box in the drawing stands for.
@@ -274,7 +274,7 @@ def build_graph(
     constants = 0
     while queue and len(graph.id_of) < max_nodes:
         node = queue.popleft()
-        box = graph.add_node(GraphNode(f"n{len(graph.id_of)}", OP, node.name(), node=node))
+        box = graph.add_node(GraphNode(f"n{len(graph.id_of)}", OP, short_name(node), node=node))
         graph.id_of[node] = box.id
         box.freed = node.saved_tensors_freed()
         box.derivative = node in derivative_nodes and not isinstance(node, AccumulateGrad)
@@ -325,7 +325,7 @@ def build_graph(
 def is_copy(node: Node) -> bool:
     """Whether ``node`` copies a gradient into a tensor (``x.copy_(y)``, or what ``x.grad``
     points to after ``backward(create_graph=True)``): its input 0 is the tensor copied into."""
-    return node.name() == "CopyBackwards"
+    return short_name(node) == "CopyBackwards"
 
 
 def constant_input(node: Node) -> Tensor | None:

@@ -46,7 +46,7 @@ import ipywidgets
 
 from minigrad import Tensor
 from minigrad.engine import BackwardPass, Step
-from minigrad.function import AccumulateGrad, Node
+from minigrad.function import AccumulateGrad, Node, short_name
 
 from . import _graph
 from ._graph import (
@@ -158,7 +158,7 @@ class BackwardStepper(ipywidgets.VBox):
         )
         self.retain_graph = backward_pass.retain_graph
         self.create_graph = backward_pass.create_graph
-        several = [n.name() for n in self.graph.id_of if getattr(n, "num_outputs", 1) > 1]
+        several = [short_name(n) for n in self.graph.id_of if getattr(n, "num_outputs", 1) > 1]
         if several:
             raise NotImplementedError(
                 f"BackwardStepper steps through nodes with one output; {several[0]} has "
@@ -518,7 +518,7 @@ class _Frames:
             lines.append(self.sends(step))
             if node in stepper._freed_at_end:
                 lines.append(
-                    f"{_e(node.name())} no longer needs its saved tensors: they are freed now "
+                    f"{_e(short_name(node))} no longer needs its saved tensors: they are freed now "
                     "(pass retain_graph=True to keep them for a second backward)."
                 )
         if position == total:
@@ -530,11 +530,11 @@ class _Frames:
             return f"AccumulateGrad for the leaf {self.leaf_name(node)}"
         box = self.graph.nodes[self.graph.id_of[node]]
         if box.produced_name:
-            return f"{node.name()}, which made {box.produced_name}"
+            return f"{short_name(node)}, which made {box.produced_name}"
         if self.output_box.kind in (OUTPUT, GRAD_TENSOR) and self.output_box.tensor is not None:
             if self.output_box.tensor.grad_fn is node:
-                return f"{node.name()}, which made {self.output_box.title}"
-        return node.name()
+                return f"{short_name(node)}, which made {self.output_box.title}"
+        return short_name(node)
 
     def leaf_name(self, node: AccumulateGrad) -> str:
         return self.graph.nodes[self.leaf_box[node]].title

@@ -63,14 +63,28 @@ def backward(
     create_graph: bool = False,
     inputs: Any = None,
 ) -> None:
-    """Add the gradients of ``tensors`` into the ``.grad`` of every leaf they depend on."""
+    """Add the gradients of ``tensors`` into the ``.grad`` of every leaf they depend on, or,
+    with ``inputs``, into the ``.grad`` of those tensors alone (leaves or not)."""
     outputs = _as_list(tensors)
     grads = _gradient_list(grad_tensors)
     if create_graph and not _warned_about_create_graph:
         _warn_once_about_create_graph()
+    input_list = None
     if inputs is not None:
-        raise NotImplementedError("backward(inputs=...) is not supported by minigrad")
-    BackwardPass(outputs, grads, retain_graph=retain_graph, create_graph=create_graph).run()
+        input_list = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not input_list:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for tensor in input_list:
+            if not tensor.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    BackwardPass(
+        outputs,
+        grads,
+        retain_graph=retain_graph,
+        create_graph=create_graph,
+        inputs=input_list,
+        accumulate_into_inputs=input_list is not None,
+    ).run()
 
 
 _warned_about_create_graph = False
@@ -124,5 +138,5 @@ def grad(
 
 
 # Imported last: gradcheck calls grad() above.
-from . import functional  # noqa: E402
+from . import function, functional, graph  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class Sigmoid(Op):
     formula = "∂σ(a)/∂a = σ(a)·(1 − σ(a))"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -35,6 +36,7 @@ class Sigmoid(Op):
 
 class Relu(Op):
     formula = "∂relu(a)/∂a = 1 if a > 0 else 0"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -51,6 +53,8 @@ class Relu(Op):
 
 class Softmax(Op):
     formula = "∂softmax/∂a: s·(g − Σ g·s)"
+    saved_as = ("result",)
+    options_as = {"dim": "dim"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
@@ -70,6 +74,8 @@ class Softmax(Op):
 
 class LogSoftmax(Op):
     formula = "∂log_softmax/∂a: g − softmax·Σ g"
+    saved_as = ("result",)
+    options_as = {"dim": "dim"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:

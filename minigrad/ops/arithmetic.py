@@ -19,6 +19,7 @@ class Add(Elementwise):
     """``a + b``, or ``a + alpha * b`` for ``a.add(b, alpha=...)``: one node, as in PyTorch."""
 
     formula = "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1"
+    options_as = {"alpha": "alpha"}  # grad_fn._saved_alpha, as in PyTorch
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
@@ -34,6 +35,7 @@ class Sub(Elementwise):
     """``a - b``, or ``a - alpha * b`` for ``a.sub(b, alpha=...)``."""
 
     formula = "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1"
+    options_as = {"alpha": "alpha"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
@@ -61,6 +63,7 @@ class RsubScalar(Op):
 
     name = "RsubBackward1"
     formula = "∂(c−a)/∂a = −1"
+    options_as = {"alpha": lambda node: 1}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, number: Any = 0) -> np.ndarray:
@@ -73,10 +76,13 @@ class RsubScalar(Op):
 
 class Mul(Elementwise):
     formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+    saved_as = ("self", "other")  # grad_fn._saved_self, _saved_other
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(a, b)
+        if ctx.needs_input_grad:  # recorded: keep what the derivative will use, as PyTorch
+            needs_a, needs_b = ctx.needs_input_grad  # does (∂/∂a needs b, ∂/∂b needs a)
+            ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         return a * b
 
     @staticmethod
@@ -89,6 +95,7 @@ class Mul(Elementwise):
 
 class Div(Elementwise):
     formula = "∂(a/b)/∂a = 1/b,  ∂(a/b)/∂b = −a/b²"
+    saved_as = ("self", "other")
 
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
@@ -97,7 +104,8 @@ class Div(Elementwise):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(a, b)
+        needs_b = ctx.needs_input_grad and ctx.needs_input_grad[1]  # only ∂/∂b needs a
+        ctx.save_for_backward(a if needs_b else None, b)
         with np.errstate(divide="ignore", invalid="ignore"):
             return a / b
 
@@ -112,6 +120,7 @@ class Div(Elementwise):
 
 class Reciprocal(Op):
     formula = "∂(1/a)/∂a = −1/a²"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -142,6 +151,8 @@ class PowTensorScalar(Op):
 
     name = "PowBackward0"
     formula = "∂(aⁿ)/∂a = n·aⁿ⁻¹"
+    saved_as = ("self",)
+    options_as = {"exponent": "exponent"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, exponent: Any = 1) -> np.ndarray:
@@ -169,6 +180,7 @@ class PowTensorTensor(Elementwise):
 
     name = "PowBackward1"
     formula = "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a"
+    saved_as = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -196,6 +208,8 @@ class PowScalarTensor(Op):
 
     name = "PowBackward2"
     formula = "∂(cᵃ)/∂a = cᵃ·ln c"
+    saved_as = ("result",)
+    options_as = {"self": "base"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, base: Any = 1) -> np.ndarray:

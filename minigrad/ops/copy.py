@@ -66,7 +66,7 @@ class Zero(Fill):
 class CopyFrom(Op):
     """``x.copy_(source)`` recorded: the gradient goes to ``source``, none to old ``x``."""
 
-    name = "CopyBackwards"
+    name = "minigrad::autograd::CopyBackwards"  # PyTorch's, in minigrad's namespace
     formula = "copy: ∂/∂x = 0, ∂/∂source = 1"
 
     @staticmethod

@@ -190,6 +190,7 @@ class IndexPut(Op):
 
 class Cat(Op):
     formula = "cat: each input gets its slice of the gradient"
+    options_as = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Context, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
@@ -224,6 +225,7 @@ class Cat(Op):
 
 class Stack(Op):
     formula = "stack: each input gets its slice of the gradient"
+    options_as = {"dim": "axis"}
 
     @staticmethod
     def forward(ctx: Context, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 class Mm(Op):
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+    saved_as = ("self", "mat2")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -42,6 +43,7 @@ class Mm(Op):
 
 class Mv(Op):
     formula = "∂(A@v)/∂A = g vᵀ,  ∂(A@v)/∂v = Aᵀ g"
+    saved_as = ("self", "vec")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -68,6 +70,7 @@ class Mv(Op):
 
 class Dot(Op):
     formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+    saved_as = ("self", "tensor")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -95,6 +98,7 @@ class Bmm(Op):
     """Batched products: ``matmul`` gives it two 3-d operands with the same batch size."""
 
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+    saved_as = ("self", "mat2")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:

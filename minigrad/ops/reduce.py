@@ -29,6 +29,7 @@ def _unreduce(grad: Tensor, dims: tuple[int, ...], keepdim: bool, shape: tuple[i
 
 class Sum(Op):
     formula = "∂(Σ a)/∂aᵢ = 1"
+    options_as = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
@@ -45,6 +46,12 @@ class Sum(Op):
 
 class Mean(Op):
     formula = "∂(mean a)/∂aᵢ = 1/n"
+    options_as = {
+        "dim": "dims",
+        "keepdim": "keepdim",
+        "self_sym_sizes": "shape",
+        "self_sym_numel": "count",
+    }
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
@@ -69,6 +76,7 @@ class MaxAll(Op):
 
     name = "MaxBackward1"
     formula = "∂max/∂aᵢ = 1/k at the k maxima, else 0"
+    saved_as = ("self", "result")
     reduce = staticmethod(np.max)
 
     @classmethod

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 class Exp(Op):
     formula = "∂eᵃ/∂a = eᵃ"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -31,6 +32,7 @@ class Exp(Op):
 
 class Log(Op):
     formula = "∂ln a/∂a = 1/a"
+    saved_as = ("self",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -46,6 +48,7 @@ class Log(Op):
 
 class Sqrt(Op):
     formula = "∂√a/∂a = 1/(2√a)"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -62,6 +65,7 @@ class Sqrt(Op):
 
 class Abs(Op):
     formula = "∂|a|/∂a = sign(a)"
+    saved_as = ("self",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -93,6 +97,7 @@ class Sign(Op):
 
 class Sin(Op):
     formula = "∂sin a/∂a = cos a"
+    saved_as = ("self",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -107,6 +112,7 @@ class Sin(Op):
 
 class Cos(Op):
     formula = "∂cos a/∂a = −sin a"
+    saved_as = ("self",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -121,6 +127,7 @@ class Cos(Op):
 
 class Tanh(Op):
     formula = "∂tanh a/∂a = 1 − tanh²a"
+    saved_as = ("result",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -137,6 +144,8 @@ class Tanh(Op):
 class Clamp(Op):
     name = "ClampBackward1"
     formula = "∂clamp(a)/∂a = 1 inside [min, max], else 0"
+    saved_as = ("self",)
+    options_as = {"min": lambda node: node.bounds[0], "max": lambda node: node.bounds[1]}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, min: Any = None, max: Any = None) -> np.ndarray:

@@ -104,6 +104,7 @@ class Permute(Op):
 class Unsqueeze(Op):
     is_view = True
     formula = "unsqueeze: the gradient is squeezed back"
+    options_as = {"dim": "dim"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = 0) -> np.ndarray:

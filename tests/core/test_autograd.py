@@ -31,7 +31,7 @@ def test_create_graph_makes_the_gradient_differentiable():
         y.backward(create_graph=True)
     assert x.grad.item() == 12.0
     assert x.grad.requires_grad
-    assert x.grad.grad_fn.name() == "CopyBackwards"
+    assert x.grad.grad_fn.name() == "minigrad::autograd::CopyBackwards"
     assert repr(x.grad) == "tensor(12., grad_fn=<CopyBackwards>)"
     x.grad.backward()  # d(3x²)/dx = 6x = 12, added to the 12 already there
     assert x.grad.item() == 24.0

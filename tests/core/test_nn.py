@@ -328,7 +328,7 @@ def test_linear_nodes_are_torchs():
     assert batch.grad_fn.name() == "AddmmBackward0"
     bias_edge, input_edge, weight_edge = batch.grad_fn.next_functions
     assert bias_edge[0].variable is layer.bias
-    assert input_edge[0].name() == "AccumulateGrad"
+    assert input_edge[0].name() == "minigrad::autograd::AccumulateGrad"
     assert weight_edge[0].name() == "TBackward0"
     assert weight_edge[0].next_functions[0][0].variable is layer.weight
     assert layer(mg.randn(4, 2)).grad_fn.next_functions[1] == (None, 0)

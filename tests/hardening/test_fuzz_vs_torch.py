@@ -437,7 +437,7 @@ def dag(node: Any) -> list[tuple[str, tuple[int | None, ...]]]:
         rows.append(("", ()))
         index = numbers[id(n)]
         children = tuple(visit(child) for child, _ in n.next_functions)
-        name = n.name() if isinstance(n, mg.function.Node) else type(n).__name__
+        name = n.name().replace("torch::", "minigrad::")
         rows[index] = (name, children)
         return index
 

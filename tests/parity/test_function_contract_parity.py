@@ -1,54 +1,15 @@
 """A user's ``autograd.Function`` behaves as in PyTorch: each scenario below is run once with
-torch and once with minigrad, and what it reports (values, node names, flags, messages)
-must be the same."""
+torch and once with minigrad (see ``run_both`` in conftest.py), and what it reports
+(values, node names, flags, messages) must be the same."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-
-import minigrad as mg
-import minigrad.autograd.function as mg_function
-
-torch = pytest.importorskip("torch")
-import torch.autograd.function as torch_function  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
-LIBRARIES = {"torch": (torch, torch_function), "minigrad": (mg, mg_function)}
 
-
-def shown(value):
-    """A library-neutral account of a value: tensors as nested lists with their dtype."""
-    if isinstance(value, torch.Tensor | mg.Tensor):
-        return (
-            "tensor",
-            np.asarray(value.detach()).round(10).tolist(),
-            str(value.dtype).split(".")[-1],
-        )
-    if isinstance(value, tuple | list):
-        return tuple(shown(v) for v in value)
-    return value
-
-
-def run_both(scenario):
-    results = {}
-    for name, (L, F) in LIBRARIES.items():
-        log = []
-        try:
-            scenario(L, F, log)
-        except Exception as error:  # the error itself is part of the behaviour compared
-            log.append((type(error).__name__, str(error)))
-        results[name] = [shown(entry) for entry in log]
-    assert results["minigrad"] == results["torch"]
-    return results["torch"]
-
-
-def leaf(L, values):
-    return L.tensor(np.asarray(values, dtype=np.float64), requires_grad=True)
-
-
-def test_forward_gets_tensors_with_recording_off_and_a_non_tensor_argument():
+def test_forward_gets_tensors_with_recording_off_and_a_non_tensor_argument(run_both, leaf):
     def scenario(L, F, log):
         class Scale(F.Function):
             @staticmethod
@@ -76,7 +37,7 @@ def test_forward_gets_tensors_with_recording_off_and_a_non_tensor_argument():
     "backward_returns",
     ["too_few", "gradient_for_a_number", "extra_nones"],
 )
-def test_what_backward_returns_is_checked(backward_returns):
+def test_what_backward_returns_is_checked(backward_returns, run_both, leaf):
     def scenario(L, F, log):
         class Scale(F.Function):
             @staticmethod
@@ -98,7 +59,7 @@ def test_what_backward_returns_is_checked(backward_returns):
     run_both(scenario)
 
 
-def test_only_tensors_can_be_saved():
+def test_only_tensors_can_be_saved(run_both, leaf):
     def scenario(L, F, log):
         class SavesANumber(F.Function):
             @staticmethod
@@ -111,7 +72,7 @@ def test_only_tensors_can_be_saved():
     assert run_both(scenario)[-1][0] == "TypeError"
 
 
-def test_an_input_returned_as_it_is_comes_back_as_a_view_with_new_history():
+def test_an_input_returned_as_it_is_comes_back_as_a_view_with_new_history(run_both, leaf):
     def scenario(L, F, log):
         class Identity(F.Function):
             @staticmethod
@@ -131,7 +92,7 @@ def test_an_input_returned_as_it_is_comes_back_as_a_view_with_new_history():
     run_both(scenario)
 
 
-def test_mark_dirty_for_a_change_in_place_and_the_leaf_error():
+def test_mark_dirty_for_a_change_in_place_and_the_leaf_error(run_both, leaf):
     def scenario(L, F, log):
         class DoubleInPlace(F.Function):
             @staticmethod
@@ -156,7 +117,7 @@ def test_mark_dirty_for_a_change_in_place_and_the_leaf_error():
 
 
 @pytest.mark.parametrize("materialize", [True, False])
-def test_several_outputs_one_node_and_the_gradients_backward_receives(materialize):
+def test_several_outputs_one_node_and_the_gradients_backward_receives(materialize, run_both, leaf):
     def scenario(L, F, log):
         class TwoAndThree(F.Function):
             @staticmethod
@@ -184,7 +145,7 @@ def test_several_outputs_one_node_and_the_gradients_backward_receives(materializ
     run_both(scenario)
 
 
-def test_non_differentiable_and_non_tensor_outputs():
+def test_non_differentiable_and_non_tensor_outputs(run_both, leaf):
     def scenario(L, F, log):
         class WithIndex(F.Function):
             @staticmethod
@@ -207,7 +168,7 @@ def test_non_differentiable_and_non_tensor_outputs():
     run_both(scenario)
 
 
-def test_setup_context_style_and_double_backward_through_a_saved_output():
+def test_setup_context_style_and_double_backward_through_a_saved_output(run_both, leaf):
     def scenario(L, F, log):
         class Cube(F.Function):
             @staticmethod
@@ -234,7 +195,7 @@ def test_setup_context_style_and_double_backward_through_a_saved_output():
     run_both(scenario)
 
 
-def test_once_differentiable_runs_backward_unrecorded():
+def test_once_differentiable_runs_backward_unrecorded(run_both, leaf):
     def scenario(L, F, log):
         class Square(F.Function):
             @staticmethod
@@ -257,7 +218,7 @@ def test_once_differentiable_runs_backward_unrecorded():
     assert run_both(scenario)[-1][0] == "RuntimeError"
 
 
-def test_under_no_grad_nothing_is_recorded():
+def test_under_no_grad_nothing_is_recorded(run_both, leaf):
     def scenario(L, F, log):
         class Double(F.Function):
             @staticmethod

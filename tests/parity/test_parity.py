@@ -28,12 +28,11 @@ RTOL, ATOL = 1e-6, 1e-12
 def name_tree(node):
     """(name, children) of a grad_fn and everything below it.
 
-    PyTorch's ``node.name()`` is "torch::autograd::AccumulateGrad" for its C++ nodes while
-    the class name (and the repr) is "AccumulateGrad"; minigrad's ``name()`` is the class
-    name. So the class name is compared for torch."""
+    PyTorch's ``node.name()`` is "torch::autograd::AccumulateGrad" for its C++ nodes,
+    minigrad's "minigrad::autograd::AccumulateGrad": compared in minigrad's namespace."""
     if node is None:
         return None
-    name = node.name() if isinstance(node, mg.function.Node) else type(node).__name__
+    name = node.name().replace("torch::", "minigrad::")
     return (name, tuple(name_tree(child) for child, _ in node.next_functions))
 
 
@@ -317,7 +316,7 @@ def test_backward_create_graph_parity():
         x.grad.sum().backward()
         results.append((tree, first_repr, x.grad.detach().numpy().copy(), x.grad.grad_fn))
     (m_tree, m_repr, m_grad, m_fn), (t_tree, t_repr, t_grad, t_fn) = results
-    assert m_tree[0] == t_tree[0] == "CopyBackwards"
+    assert m_tree[0] == t_tree[0] == "minigrad::autograd::CopyBackwards"
     assert m_repr == torch_repr_as_minigrad(t_repr)
     np.testing.assert_allclose(m_grad, t_grad, rtol=RTOL)
     assert name_tree(m_fn) == name_tree(t_fn)

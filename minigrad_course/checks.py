@@ -1,0 +1,577 @@
+"""Checks for exercise notebooks graded with nbgrader: specific hints, never the answer.
+
+A check is called in a locked *grade cell* under the student's answer. It prints one line
+when the answer is right and raises ``AssertionError`` when it is not, with a message that
+says what kind of mistake it is and never what the answer should be. Raising is what makes a
+grade cell fail, in the student's own kernel, under ``nbgrader validate`` and under
+``nbgrader autograde`` alike; nothing (no environment variable, no flag) switches it off.
+
+Each check works in one of two modes:
+
+* **visible** (``fingerprint=...``): the grade cell holds a *fingerprint* of the expected
+  answer, a slow salted hash made by :func:`fingerprint` when the teacher writes the exercise.
+  The check can tell a right answer from a wrong one without the answer appearing anywhere
+  in what students receive. Typical wrong answers (``common_mistakes``) get their own hint.
+* **hidden** (``expected=...``): in the ``### BEGIN HIDDEN TESTS`` block of the same cell,
+  which ``nbgrader generate_assignment`` strips and ``nbgrader autograde`` puts back. It
+  compares with the exact expected value. Hidden tests re-import this module first
+  (``importlib.reload``), so a student who replaced or patched the checks in an answer cell
+  gets no points for it.
+
+>>> check_value("f'(3)", 25.0, fingerprint=fingerprint(25.0))
+✔ f'(3): correct
+>>> check_value("f'(3)", 27.0, fingerprint=fingerprint(25.0), hint="Differentiate every term.")
+Traceback (most recent call last):
+...
+AssertionError: ✘ f'(3) = 27.0 is not right. Hint: Differentiate every term.
+>>> check_value("f'(3)", None, fingerprint=fingerprint(25.0))
+Traceback (most recent call last):
+...
+AssertionError: ✘ f'(3): not answered yet (replace the placeholder with your answer).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import minigrad as mg
+
+__all__ = [
+    "fingerprint",
+    "Fingerprint",
+    "check_value",
+    "check_equal",
+    "check_grad",
+    "check_grad_is_none",
+    "check_function",
+    "check_raises",
+    "check_gradcheck",
+]
+
+CORRECT, WRONG = "✔", "✘"
+DIGITS = 6  # significant digits that a numeric fingerprint keeps
+
+# A typical wrong answer and its hint: ``(wrong_answer, "hint")``. The wrong answer is best
+# given as a Fingerprint (a wrong value can give the right one away: its negation, its
+# transpose, the other option of a yes/no question); a plain value or, for ``check_function``,
+# a function giving the typical wrong results also works but is shown to students. For any
+# check it may also be an exception class, matched when the student's code raised it.
+Mistakes = Sequence[tuple[Any, str]]
+
+_SALT = b"minigrad-course exercise fingerprint"
+# Slow on purpose: guessing an answer by hashing candidates costs about 10 ms per guess.
+_ROUNDS = 20_000
+
+
+# --------------------------------------------------------------------------- verdicts
+def _correct(name: str) -> None:
+    print(f"{CORRECT} {name}: correct")
+
+
+def _fail(name: str, message: str, hint: str = "") -> None:
+    __tracebackhide__ = True  # IPython then shows the student's cell and the message, not this file
+    text = f"{WRONG} {name}{message}"
+    if hint:
+        text += f" Hint: {hint}"
+    raise AssertionError(text)
+
+
+def _unanswered(name: str, why: str = "replace the placeholder with your answer") -> None:
+    __tracebackhide__ = True
+    _fail(name, f": not answered yet ({why}).")
+
+
+def _one_mode(fingerprint: Any, expected: Any) -> None:
+    if (fingerprint is None) == (expected is None):
+        raise TypeError("give exactly one of fingerprint= (visible check) or expected= (hidden)")
+
+
+# --------------------------------------------------------------------------- fingerprints
+def _digest(text: str) -> str:
+    raw = hashlib.pbkdf2_hmac("sha256", text.encode(), _SALT, _ROUNDS)
+    return raw.hex()[:12]
+
+
+def _number_text(value: float, digits: int) -> str:
+    if math.isnan(value):
+        return "nan"
+    if abs(value) < 1e-9:  # 1e-17 and -0.0 are zero for any answer here
+        value = 0.0
+    return f"{value:.{digits - 1}e}"
+
+
+def _number_texts(value: float, digits: int) -> set[str]:
+    """The texts of ``value`` and of its two neighbours a hundredth of a digit away: a value
+    computed differently from the teacher's may sit just across a rounding boundary."""
+    step = 10.0 ** (-digits - 1)
+    return {_number_text(value * factor, digits) for factor in (1.0, 1.0 + step, 1.0 - step)}
+
+
+def _as_array(value: Any) -> np.ndarray | None:
+    """A numeric answer as a float64 array; None when it is not a number or array of them."""
+    if isinstance(value, mg.Tensor) or (hasattr(value, "detach") and hasattr(value, "numpy")):
+        value = value.detach().numpy()
+    if value is None or isinstance(value, bool | str | bytes | dict | set | frozenset):
+        return None
+    try:
+        if np.asarray(value).dtype.kind not in "iuf":  # bools, text, objects are not numbers
+            return None
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):  # ragged nested lists
+        return None
+    return array
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def _canonical(value: Any) -> str:
+    """Text that is equal for answers of equivalent types: a list and a tuple of the same
+    items, a set and a frozenset, 3 and 3.0 (but not True and 1)."""
+    if value is None or isinstance(value, bool | np.bool_ | str):
+        return repr(bool(value)) if isinstance(value, np.bool_) else repr(value)
+    if isinstance(value, numbers.Real):  # int, float and numpy's scalars
+        number = float(value)
+        return repr(int(number)) if number.is_integer() else _number_text(number, DIGITS)
+    if isinstance(value, list | tuple):
+        return "(" + ",".join(_canonical(item) for item in value) + ")"
+    if isinstance(value, set | frozenset):
+        return "{" + ",".join(sorted(_canonical(item) for item in value)) + "}"
+    if isinstance(value, dict):
+        items = sorted(f"{_canonical(k)}:{_canonical(v)}" for k, v in value.items())
+        return "dict{" + ",".join(items) + "}"
+    return f"<{type(value).__name__}>"
+
+
+def _canonical_forms(value: Any) -> set[str]:
+    """The canonical texts an answer may match: a list of distinct items also counts as a set."""
+    forms = {_canonical(value)}
+    if isinstance(value, list | tuple):
+        try:
+            if len(set(value)) == len(value):
+                forms.add(_canonical(set(value)))
+        except TypeError:  # unhashable items
+            pass
+    return forms
+
+
+def fingerprint(value: Any, *, digits: int = DIGITS, exact: bool | None = None) -> str:
+    """The fingerprint of an expected answer, for the visible part of a grade cell.
+
+    Numbers, lists of numbers, arrays and tensors give a numeric fingerprint (shape plus each
+    entry to ``digits`` significant digits); strings, bools, sets, dicts, tuples of names give
+    an exact one (``exact=True`` forces it). A teacher writes the exercise's answer, runs
+    ``mc.fingerprint(answer)`` once and pastes the result into the check.
+
+    >>> fingerprint(25.0) == fingerprint(25) != fingerprint([25.0])  # a list has a shape
+    True
+    >>> fingerprint({"x", "c"}) == fingerprint({"c", "x"})
+    True
+    """
+    array = None if exact else _as_array(value)
+    if array is None:
+        return "eq:" + _digest(_canonical(value))
+    flat = array.reshape(-1)
+    entries = "-".join(_digest(f"{i}:{_number_text(v, digits)}") for i, v in enumerate(flat))
+    return f"num{digits}:{_shape_text(array.shape)}:{entries}"
+
+
+class Fingerprint(tuple):
+    """A typical wrong answer given by its fingerprint: one for a value, one per point for a
+    function (``check_function``).
+
+    >>> Fingerprint(fingerprint(4.0), fingerprint(9.0))[1] == fingerprint(9.0)
+    True
+    """
+
+    def __new__(cls, *fingerprints: str) -> Fingerprint:
+        return super().__new__(cls, fingerprints)
+
+
+def _matches(answer: Any, fp: str) -> bool:
+    """Whether an answer (value, list, array, tensor, set...) matches a fingerprint."""
+    if fp.startswith("num"):
+        array = _as_array(answer)
+        return array is not None and _matches_number_fingerprint(array, fp)[0]
+    return any("eq:" + _digest(form) == fp for form in _canonical_forms(answer))
+
+
+def _matches_mistake(answer: Any, mistake: Any, tol: float) -> bool:
+    if isinstance(mistake, Fingerprint):
+        return len(mistake) == 1 and _matches(answer, mistake[0])
+    if isinstance(mistake, type) or callable(mistake):
+        return False
+    wrong, got = _as_array(mistake), _as_array(answer)
+    if wrong is not None and got is not None:
+        return _close(got, wrong, tol)
+    return _canonical(mistake) in _canonical_forms(answer)
+
+
+def _matches_number_fingerprint(answer: np.ndarray, fp: str) -> tuple[bool, str]:
+    """(whether ``answer`` matches, the expected shape text)."""
+    kind, shape, entries = fp.split(":")
+    digits = int(kind.removeprefix("num"))
+    if _shape_text(answer.shape) != shape:
+        return False, shape
+    wanted = entries.split("-")
+    for i, (value, digest) in enumerate(zip(answer.reshape(-1), wanted)):
+        texts = _number_texts(float(value), digits)
+        if not any(_digest(f"{i}:{text}") == digest for text in texts):
+            return False, shape
+    return True, shape
+
+
+# --------------------------------------------------------------------------- numbers
+def _close(answer: np.ndarray, expected: np.ndarray, tol: float) -> bool:
+    return answer.shape == expected.shape and bool(
+        np.allclose(answer, expected, rtol=tol, atol=tol, equal_nan=True)
+    )
+
+
+def _mistake_hint(answer: Any, mistakes: Mistakes, tol: float) -> str | None:
+    for mistake, hint in mistakes:
+        if _matches_mistake(answer, mistake, tol):
+            return hint
+    return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _numeric_verdict(
+    name: str,
+    answer: Any,
+    fingerprint: str | None,
+    expected: Any,
+    *,
+    tol: float,
+    hint: str,
+    mistakes: Mistakes,
+) -> None:
+    __tracebackhide__ = True
+    got = _as_array(answer)
+    if got is None:
+        _fail(
+            name,
+            f" should be a number (or a list, array or tensor of numbers), "
+            f"not {type(answer).__name__} {_short(answer)}.",
+            hint,
+        )
+    if expected is not None:
+        want = _as_array(expected)
+        if want is None:
+            raise TypeError(f"{name}: the expected value is not a number or an array")
+        right, shape = _close(got, want, tol), _shape_text(want.shape)
+    else:
+        right, shape = _matches_number_fingerprint(got, fingerprint)
+    if right:
+        return _correct(name)
+    specific = _mistake_hint(got, mistakes, tol)
+    if _shape_text(got.shape) != shape:
+        wanted = "a single number" if shape == "" else f"shape ({shape.replace('x', ', ')})"
+        _fail(name, f" has shape {tuple(got.shape)}, but should be {wanted}.", specific or hint)
+    _fail(name, f" = {_text(got)} is not right.", specific or hint)
+
+
+def _text(array: np.ndarray) -> str:
+    if array.ndim == 0:
+        return repr(float(f"{float(array):.6g}"))
+    return np.array2string(array, precision=6, separator=", ", suppress_small=True)
+
+
+def check_value(
+    name: str,
+    answer: Any,
+    *,
+    fingerprint: str | None = None,
+    expected: Any = None,
+    tol: float = 1e-6,
+    hint: str = "",
+    common_mistakes: Mistakes = (),
+) -> None:
+    """Check a number, a list of numbers, an array or a tensor.
+
+    >>> check_value("x.grad", (2.0, 4.0), fingerprint=fingerprint([2.0, 4.0]))
+    ✔ x.grad: correct
+    >>> check_value("f'(3)", 27, fingerprint=fingerprint(25),
+    ...             common_mistakes=[(27, "Differentiate -2x too.")])
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ f'(3) = 27.0 is not right. Hint: Differentiate -2x too.
+    >>> check_value("x.grad", [[1, 2], [3]], expected=[1.0, 2.0, 3.0])
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ x.grad should be a number (or a list, array or tensor of numbers), \
+not list [[1, 2], [3]].
+    """
+    __tracebackhide__ = True
+    _one_mode(fingerprint, expected)
+    if answer is None:
+        _unanswered(name)
+    _numeric_verdict(
+        name, answer, fingerprint, expected, tol=tol, hint=hint, mistakes=common_mistakes
+    )
+
+
+def check_equal(
+    name: str,
+    answer: Any,
+    *,
+    fingerprint: str | None = None,
+    expected: Any = None,
+    hint: str = "",
+    common_mistakes: Mistakes = (),
+) -> None:
+    """Check an answer that must be exactly right: a string, a bool, a count, a set, a dict...
+
+    Equivalent types count: a list or tuple for a tuple, a list of distinct items for a set,
+    3.0 for 3 (but ``True`` is not ``1``).
+
+    >>> check_equal("leaves", ["x", "c"], fingerprint=fingerprint({"c", "x"}))
+    ✔ leaves: correct
+    >>> check_equal("z.grad_fn.name()", "MulBackward0", expected="SinBackward0",
+    ...             hint="The last operation made z.")
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ z.grad_fn.name() = 'MulBackward0' is not right. Hint: The last operation \
+made z.
+    """
+    __tracebackhide__ = True
+    _one_mode(fingerprint, expected)
+    if answer is None:
+        _unanswered(name)
+    if expected is not None:
+        right = _canonical(expected) in _canonical_forms(answer)
+    else:
+        right = _matches(answer, fingerprint)
+    if right:
+        return _correct(name)
+    specific = _mistake_hint(answer, common_mistakes, 0.0) or hint
+    _fail(name, f" = {_short(answer)} is not right.", specific)
+
+
+# --------------------------------------------------------------------------- gradients
+def _tensor_or_fail(name: str, tensor: Any, hint: str) -> None:
+    __tracebackhide__ = True
+    if tensor is None:
+        _unanswered(name)
+    if not isinstance(tensor, mg.Tensor):
+        _fail(name, f" should be a tensor, not {type(tensor).__name__}.", hint)
+
+
+def check_grad(
+    name: str,
+    tensor: Any,
+    *,
+    fingerprint: str | None = None,
+    expected: Any = None,
+    tol: float = 1e-6,
+    hint: str = "",
+    common_mistakes: Mistakes = (),
+) -> None:
+    """Check the ``.grad`` of ``tensor``: it must exist and hold the expected values.
+
+    >>> w = mg.tensor([1.0, 2.0])  # forgot requires_grad=True
+    >>> check_grad("w.grad", w, expected=[2.0, 4.0])
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ w.grad is None: it was never computed. Create the tensor with \
+requires_grad=True, then call backward() on a result that depends on it.
+    """
+    __tracebackhide__ = True
+    _one_mode(fingerprint, expected)
+    _tensor_or_fail(name, tensor, hint)
+    if tensor.grad is None:
+        why = (
+            "it was never computed. Create the tensor with requires_grad=True, then call "
+            "backward() on a result that depends on it."
+            if not tensor.requires_grad
+            else "it was never computed: call backward() on a result that depends on the tensor."
+        )
+        _fail(name, f" is None: {why}", hint)
+    _numeric_verdict(
+        name, tensor.grad, fingerprint, expected, tol=tol, hint=hint, mistakes=common_mistakes
+    )
+
+
+def check_grad_is_none(name: str, tensor: Any, *, hint: str = "") -> None:
+    """Check that ``tensor.grad`` is None (never computed, or reset with ``.grad = None``).
+
+    >>> w = mg.tensor(1.0, requires_grad=True)
+    >>> (3 * w).backward()
+    >>> check_grad_is_none("w.grad", w, hint="Reset it.")
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ w.grad should be None, not tensor(3.). Hint: Reset it.
+    """
+    __tracebackhide__ = True
+    _tensor_or_fail(name, tensor, hint)
+    if tensor.grad is not None:
+        _fail(name, f" should be None, not {tensor.grad!r}.", hint)
+    _correct(name)
+
+
+# --------------------------------------------------------------------------- functions
+def _error_hint(error: BaseException, mistakes: Mistakes, hint: str) -> str:
+    for mistake, specific in mistakes:
+        if isinstance(mistake, type) and isinstance(error, mistake):
+            return specific
+    return hint
+
+
+def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
+    __tracebackhide__ = True
+    results = []
+    for point in points:
+        try:
+            results.append(use(function, point))
+        except NotImplementedError:
+            _unanswered(name, "the function still raises NotImplementedError")
+        except AssertionError as problem:  # the `call` found something wrong with the result
+            _fail(f"{name} at {point!r}", f": {problem}", hint)
+        except Exception as error:  # noqa: BLE001 - the student's error is the feedback
+            message = f" raised {type(error).__name__}: {error}."
+            _fail(f"{name} at {point!r}", message, _error_hint(error, mistakes, hint))
+    return results
+
+
+def check_function(
+    name: str,
+    answer: Callable[..., Any] | None,
+    *,
+    points: Sequence[Any],
+    fingerprints: Sequence[str] | None = None,
+    expected: Sequence[Any] | None = None,
+    call: Callable[[Callable[..., Any], Any], Any] | None = None,
+    tol: float = 1e-6,
+    hint: str = "",
+    common_mistakes: Mistakes = (),
+) -> None:
+    """Check a function the student wrote at several ``points``.
+
+    ``call(answer, point)`` says how to use the answer at a point (default ``answer(point)``);
+    it may raise ``AssertionError`` to report a wrong side effect. A common mistake here is a
+    *function* giving the typical wrong results (or an exception class).
+
+    >>> import math
+    >>> check_function("my_cos", math.sin, points=[0.0, 1.0], expected=[1.0, math.cos(1.0)])
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ my_cos at 0.0 = 0.0 is not right.
+    """
+    __tracebackhide__ = True
+    _one_mode(fingerprints, expected)
+    if answer is None:
+        _unanswered(name)
+    if not callable(answer):
+        _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
+    use = call if call is not None else (lambda function, point: function(point))
+    results = _call_all(name, answer, points, use, common_mistakes, hint)
+    for point, got in zip(points, results):
+        if got is None:
+            _fail(f"{name} at {point!r}", " returned None: did you forget `return`?", hint)
+        if _as_array(got) is None:
+            _fail(
+                f"{name} at {point!r}",
+                f" should give numbers, not {type(got).__name__} {_short(got)}.",
+                hint,
+            )
+    wanted = expected if expected is not None else fingerprints
+    wrong = []
+    for point, got, want in zip(points, results, wanted):
+        array = _as_array(got)
+        if expected is not None:
+            want_array = _as_array(want)
+            right = want_array is not None and _close(array, want_array, tol)
+        else:
+            right, _ = _matches_number_fingerprint(array, want)
+        if not right:
+            wrong.append((point, array))
+    if not wrong:
+        return _correct(name)
+    specific = hint
+    for mistake, mistake_hint in common_mistakes:
+        if isinstance(mistake, Fingerprint):
+            if len(mistake) == len(results) and all(map(_matches, results, mistake)):
+                specific = mistake_hint
+                break
+            continue
+        if isinstance(mistake, type) or not callable(mistake):
+            continue
+        try:
+            typical = [_as_array(use(mistake, point)) for point in points]
+        except Exception:  # noqa: BLE001 - a mistake that cannot run matches nothing
+            continue
+        if all(t is not None and _close(_as_array(r), t, tol) for r, t in zip(results, typical)):
+            specific = mistake_hint
+            break
+    point, array = wrong[0]
+    _fail(f"{name} at {point!r}", f" = {_text(array)} is not right.", specific)
+
+
+def check_raises(
+    name: str,
+    action: Callable[[], Any] | None,
+    exception: type[BaseException],
+    *,
+    match: str = "",
+    hint: str = "",
+) -> None:
+    """Check that calling ``action()`` raises ``exception`` with ``match`` in its message.
+
+    >>> check_raises("dividing by zero", lambda: 1 / 0, ZeroDivisionError)
+    ✔ dividing by zero: correct
+    """
+    __tracebackhide__ = True
+    if action is None:
+        _unanswered(name)
+    if not callable(action):
+        _fail(name, f" should be a function, not {type(action).__name__}.", hint)
+    try:
+        action()
+    except NotImplementedError:
+        _unanswered(name, "the function still raises NotImplementedError")
+    except exception as error:
+        if match in str(error):
+            return _correct(name)
+        _fail(name, f" raised {type(error).__name__}, with another message: {error}", hint)
+    except Exception as error:  # noqa: BLE001 - the wrong error is the feedback
+        _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+    _fail(name, " raised nothing.", hint)
+
+
+def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint: str = "") -> None:
+    """Check with ``gradcheck`` that ``answer``'s backward agrees with finite differences.
+
+    ``answer`` is a function of tensors, or a ``mg.autograd.Function`` subclass (its ``apply``
+    is used). The ``inputs`` should be float64 tensors with ``requires_grad=True``.
+
+    >>> x = mg.tensor([0.5, 2.0], dtype=mg.float64, requires_grad=True)
+    >>> check_gradcheck("x.sin()", lambda t: t.sin(), [x])
+    ✔ x.sin(): correct
+    """
+    __tracebackhide__ = True
+    if answer is None:
+        _unanswered(name)
+    is_function_class = isinstance(answer, type) and issubclass(answer, mg.autograd.Function)
+    func = answer.apply if is_function_class else answer
+    if not callable(func):
+        _fail(name, f" should be a function or a Function class, not {_short(answer)}.", hint)
+    try:
+        passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
+    except NotImplementedError:
+        _unanswered(name, "its code still raises NotImplementedError")
+    except Exception as error:  # noqa: BLE001 - the student's error is the feedback
+        _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+    if not passed:
+        _fail(name, " fails gradcheck: its backward disagrees with finite differences.", hint)
+    _correct(name)

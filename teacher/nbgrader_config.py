@@ -1,0 +1,23 @@
+# nbgrader's configuration for the minigrad exercise sets. Run nbgrader from this folder
+# (teacher/), which is the course directory: docs/teachers.md has the whole workflow.
+c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
+
+c.CourseDirectory.course_id = "minigrad"
+# The teacher's versions, with solutions and hidden tests: teacher/source/<set>/<set>.ipynb.
+c.CourseDirectory.source_directory = "source"
+# `nbgrader generate_assignment` writes the student versions straight into the folder that
+# `make lab` opens: notebooks/exercises/<set>/<set>.ipynb. They are committed as nbgrader
+# wrote them (tests/course checks that regenerating changes nothing).
+c.CourseDirectory.release_directory = "../notebooks/exercises"
+# Submissions, grades and feedback stay in the course directory (ignored by git).
+c.CourseDirectory.submitted_directory = "submitted"
+c.CourseDirectory.autograded_directory = "autograded"
+c.CourseDirectory.feedback_directory = "feedback"
+# Feedback shows each graded cell as the student saw it, without the hidden tests, and each
+# failure as its one-line message (a traceback would quote the hidden test that failed).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "minigrad_course.feedback.ShortErrors",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]

@@ -1,0 +1,21 @@
+"""tests/course: the exercise sets as an nbgrader course.
+
+The helper modules of this folder (``nbgrader_course``, ``wrong_answers``) are imported by
+name: pytest's importlib mode does not put test folders on ``sys.path``, so this does.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from nbgrader_course import Course, build  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def course(tmp_path_factory) -> Course:
+    """A temporary course directory: every set released, about 70 submissions autograded,
+    feedback generated (a few minutes, once per session)."""
+    return build(tmp_path_factory.mktemp("nbgrader-course"))
