@@ -67,7 +67,7 @@ class Softplus(mg.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.log1p(np.exp(x))
+        return (1 + x.exp()).log()  # forward gets Tensors, as in PyTorch
 
     @staticmethod
     def backward(ctx, grad):
