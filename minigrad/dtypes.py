@@ -139,8 +139,7 @@ def result_type(operands: Sequence[Any]) -> np.dtype:
     >>> result_type([mg.tensor([1.0]), mg.tensor(2.0, dtype=mg.float64)])
     dtype('float32')
     """
-    from .tensor import Tensor
-
+    Tensor = _tensor.Tensor
     if _keeps_the_first_float_type(operands, Tensor):  # the common case, decided at once
         return operands[0]._array.dtype
     dimensioned, zero_dim, number_category = [], [], -1
@@ -191,3 +190,8 @@ def _python_number_category(number: Any) -> int:
     if isinstance(number, float | np.floating):
         return 2
     raise TypeError(f"unsupported operand type: {type(number).__name__}")
+
+
+# tensor.py imports this module, so the Tensor class is reached through its module,
+# imported last: this works whichever of the two modules is imported first.
+from . import tensor as _tensor  # noqa: E402

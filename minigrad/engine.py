@@ -146,15 +146,17 @@ class BackwardPass:
 
     def _steps(self, may_adopt: bool) -> Iterator[Step]:
         """The ready-queue loop: run the newest node whose gradients have all arrived."""
-        # What reached each node: (sender, gradient, which output of the node it is for).
-        arrivals: dict[Node, list[tuple[Node | None, Tensor | None, int]]] = {}
+        # What reached each node: (sender, gradient), and for a node with several outputs
+        # which of them the gradient is for, as a third item.
+        arrivals: dict[Node, list[tuple[Any, ...]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
         tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
         def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
             node = edge[0]
-            arrivals.setdefault(node, []).append((sender, grad, edge[1]))
+            arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
+            arrivals.setdefault(node, []).append(arrival)
             if counted:
                 dependencies[node] -= 1
             if dependencies[node] == 0:
@@ -171,60 +173,81 @@ class BackwardPass:
             if node in seen:  # a root pushed again while waiting: it runs once
                 continue
             seen.add(node)
-            contributions = [(s, g, nr) for s, g, nr in arrivals.pop(node) if g is not None]
+            contributions = [arrival for arrival in arrivals.pop(node) if arrival[1] is not None]
             if not contributions:  # nothing but "no gradient" arrived: pass that on
                 for edge in node.next_functions:
                     if edge[0] is not None and edge[0] in needed:
                         deliver(edge, node, None, counted=True)
                 continue
             step = self._run_node(index, node, contributions)
-            if may_adopt:
-                self._owned.update(_leaves_given_new_gradients(step, needed))
+            owned_checked = not may_adopt  # looked at once, when a leaf is sent a gradient
             for edge, grad in zip(node.next_functions, step.grads_out, strict=True):
-                if edge[0] is not None and edge[0] in needed:
+                child = edge[0]
+                if child is not None and child in needed:
+                    if not owned_checked and isinstance(child, AccumulateGrad):
+                        self._owned.update(_leaves_given_new_gradients(step, needed))
+                        owned_checked = True
                     deliver(edge, node, grad, counted=True)
             index += 1
             yield step
         if self.inputs is not None:
             self._check_unused()
 
-    def _run_node(
-        self, index: int, node: Node, contributions: list[tuple[Node | None, Tensor, int]]
-    ) -> Step:
+    def _run_node(self, index: int, node: Node, contributions: list[tuple[Any, ...]]) -> Step:
         """Run one node: add up what arrived, apply the hooks, then accumulate into a
         leaf's ``.grad`` or run the node's backward."""
-        grads = _sum_per_output(node, contributions)
         is_leaf = isinstance(node, AccumulateGrad)
-        first = grads[0]
-        if first is not None:  # hooks and retain_grad see the first output's gradient
-            for hook in node.variable._hooks if is_leaf else node.tensor_pre_hooks:
-                replaced = hook(first)
+        single = node.num_outputs == 1
+        if single:
+            grad = contributions[0][1]
+            for _, more in contributions[1:]:
+                grad = grad + more
+            if (node.variable._hooks if is_leaf else node.tensor_pre_hooks) or (
+                node.retained_tensor is not None
+            ):
+                grad = self._tensor_hooks(node, grad)
+            grads: list[Tensor | None] = [grad]
+            frozen = tuple(contributions)
+        else:  # a user's Function with several outputs: one sum per output
+            grads = _sum_per_output(node, contributions)
+            if grads[0] is not None:  # tensor hooks belong to the first output's tensor
+                grads[0] = self._tensor_hooks(node, grads[0])
+            frozen = tuple((sender, grad) for sender, grad, _ in contributions)
+        if node.pre_hooks:
+            for hook in node.pre_hooks:
+                replaced = hook(tuple(grads))
                 if replaced is not None:
-                    first = replaced
-            retained = node.retained_tensor() if node.retained_tensor is not None else None
-            if retained is not None:  # `is not None`: a tensor's truth value is its value
-                accumulate_into(retained, first, self.create_graph)
-            grads[0] = first
-        for hook in node.pre_hooks:
-            replaced = hook(tuple(grads))
-            if replaced is not None:
-                grads = list(replaced)
-        for output_nr, grad in enumerate(grads):
-            self._capture(node, output_nr, grad)
-        frozen = tuple((sender, grad) for sender, grad, _ in contributions)
-        grad_in = grads[0] if node.num_outputs == 1 else tuple(grads)
+                    grads = list(replaced)
+        if self.targets:
+            for output_nr, grad in enumerate(grads):
+                self._capture(node, output_nr, grad)
+        grad_in = grads[0] if single else tuple(grads)
         if is_leaf:
             return self._accumulate(index, node, frozen, grad_in, len(contributions) > 1)
         if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-        grads_out = node(*grads)
-        for hook in node.post_hooks:
-            replaced = hook(tuple(grads_out), tuple(grads))
-            if replaced is not None:
-                grads_out = tuple(replaced)
+        grads_out = node(grad_in) if single else node(*grads)
+        if node.post_hooks:
+            for hook in node.post_hooks:
+                replaced = hook(tuple(grads_out), tuple(grads))
+                if replaced is not None:
+                    grads_out = tuple(replaced)
         grads_out = _gradients_to_send(node, grads_out)
         released = not self.retain_graph and node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out, released=released)
+
+    def _tensor_hooks(self, node: Node, grad: Tensor) -> Tensor:
+        """The hooks of the tensor ``node`` made (``register_hook``), then ``retain_grad``."""
+        hooks = node.variable._hooks if isinstance(node, AccumulateGrad) else node.tensor_pre_hooks
+        for hook in hooks:
+            replaced = hook(grad)
+            if replaced is not None:
+                grad = replaced
+        if node.retained_tensor is not None:
+            retained = node.retained_tensor()
+            if retained is not None:  # `is not None`: a tensor's truth value is its value
+                accumulate_into(retained, grad, self.create_graph)
+        return grad
 
     def _accumulate(
         self, index: int, node: AccumulateGrad, frozen: tuple, grad: Tensor, summed: bool
@@ -246,7 +269,7 @@ class BackwardPass:
         """With ``inputs``, keep the gradient that reached an input asked for: returned by
         ``autograd.grad``, or for ``backward(inputs=...)`` added into a non-leaf's
         ``.grad`` (a leaf's is added by its AccumulateGrad node)."""
-        position = self.targets.get((node, output_nr)) if self.targets else None
+        position = self.targets.get((node, output_nr))
         if position is None or grad is None:
             return
         if not self.accumulate_into_inputs:
@@ -266,13 +289,8 @@ class BackwardPass:
 def _sum_per_output(
     node: Node, contributions: list[tuple[Node | None, Tensor, int]]
 ) -> list[Tensor | None]:
-    """The gradient for each output of ``node``: the sum of what arrived for it (None for an
-    output nothing reached; only a Function with several outputs can have one)."""
-    if node.num_outputs == 1:
-        total = contributions[0][1]
-        for _, more, _ in contributions[1:]:
-            total = total + more
-        return [total]
+    """The gradient for each output of a node with several: the sum of what arrived for it
+    (None for an output nothing reached)."""
     grads: list[Tensor | None] = [None] * node.num_outputs
     for _, grad, output_nr in contributions:
         previous = grads[output_nr]

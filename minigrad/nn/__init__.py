@@ -11,30 +11,48 @@ losses, and ``minigrad.nn.functional``.
 minigrad.Size([8, 1])
 """
 
-from . import functional
+from . import functional, init
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .modules import (
-    CrossEntropyLoss,
+    Dropout,
+    Flatten,
     Identity,
     Linear,
+    LogSigmoid,
+    LogSoftmax,
     Module,
-    MSELoss,
+    ModuleList,
     ReLU,
     Sequential,
     Sigmoid,
+    Softmax,
     Tanh,
+    Unflatten,
 )
 from .parameter import Parameter
 
 __all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
     "Identity",
+    "L1Loss",
     "Linear",
+    "LogSigmoid",
+    "LogSoftmax",
     "MSELoss",
     "Module",
+    "ModuleList",
+    "NLLLoss",
     "Parameter",
     "ReLU",
     "Sequential",
     "Sigmoid",
+    "Softmax",
     "Tanh",
+    "Unflatten",
     "functional",
+    "init",
 ]

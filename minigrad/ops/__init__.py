@@ -68,6 +68,9 @@ written                             class               file          local deri
 ``a.copy_(b)``                      CopyFrom            copy          0 for a, 1 for b
 ``F.mse_loss(x, y)``                MseLoss             losses        2(x−y), ÷ n for the mean
 ``F.nll_loss(logp, t)``             NllLoss             losses        −1 at the target class
+``F.binary_cross_entropy(p, t)``    BinaryCrossEntropy  losses        (p−t)/(p(1−p)), log(1−p)−log p
+``F.binary_..._with_logits(x, t)``  BCEWithLogits       losses        σ(x)−t, −x
+``F.logsigmoid(x)``                 LogSigmoid          losses        σ(−x)
 ==================================  ==================  ============  ==============================
 
 ``matmul`` (``linalg.py``) and ``index`` (``index.py``) decide which of these nodes PyTorch
@@ -91,7 +94,7 @@ from .base import Elementwise, Op
 from .copy import Clone, CopyFrom, Fill, ToCopy, Zero
 from .index import Cat, Index, IndexPut, IndexPutAccumulate, Stack, check_in_bounds, index
 from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
-from .losses import MseLoss, NllLoss
+from .losses import BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
 from .reduce import MaxAll, MaxDim, Mean, MinAll, MinDim, Sum
 from .unary import Abs, Clamp, Cos, Exp, Log, Sign, Sin, Sqrt, Tanh, Where, where
 from .views import (

@@ -36,8 +36,7 @@ class Op(Function):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
-        from ..tensor import Tensor
-
+        Tensor = _tensor.Tensor
         return [value._array if isinstance(value, Tensor) else value for value in args]
 
     @classmethod
@@ -45,8 +44,7 @@ class Op(Function):
         """Run ``forward`` on ``args`` (Tensors; numbers come wrapped) and, when gradients
         are being recorded and an input requires them, attach a node that can run
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
-        from ..tensor import Tensor
-
+        Tensor = _tensor.Tensor
         arrays = cls.arrays_for_forward(args)
         base = args[0] if cls.is_view else None
         if is_grad_enabled() and any_requires_grad(args):
@@ -98,6 +96,9 @@ def as_float(x: np.ndarray) -> np.ndarray:
 
 def constant(array: Any) -> Tensor:
     """A tensor of values a derivative needs that have no history (a mask, a count)."""
-    from ..tensor import Tensor
+    return _tensor.Tensor(np.asarray(array))
 
-    return Tensor(np.asarray(array))
+
+# tensor.py imports the ops, so the Tensor class is reached through its module, imported
+# last: this works whichever of the two modules is imported first.
+from .. import tensor as _tensor  # noqa: E402

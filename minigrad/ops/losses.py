@@ -1,5 +1,6 @@
-"""The loss functions' own nodes: ``mse_loss`` and ``nll_loss`` (``cross_entropy`` is
-``nll_loss`` of ``log_softmax``)."""
+"""The loss functions' own nodes: ``mse_loss``, ``nll_loss``, ``binary_cross_entropy`` and
+``binary_cross_entropy_with_logits`` (``cross_entropy`` is ``nll_loss`` of ``log_softmax``;
+``l1_loss`` is made of ordinary ops, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
-from .base import Op, constant
+from .base import Op, as_float, constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -46,30 +47,41 @@ class MseLoss(Op):
 
 
 class NllLoss(Op):
-    """The negative log-likelihood: minus the log-probability of each sample's class.
+    """The negative log-likelihood: minus the log-probability of each sample's class, times
+    the class's weight (1 by default; 0 for a target equal to ``ignore_index``).
 
-    ``target`` (class indices) is an option rather than an input: it gets no gradient and,
-    as in PyTorch, no edge in the graph.
+    ``target`` (class indices) and ``weight`` are options rather than inputs: they get no
+    gradient and, as in PyTorch, no edge in the graph.
     """
 
     name = "NllLossBackward0"
-    formula = "∂(−log pₜ)/∂(log pᵢ) = −1 if i = t else 0  (÷ n for the mean)"
+    formula = "∂(−wₜ log pₜ)/∂(log pᵢ) = −wₜ if i = t else 0  (÷ Σ wₜ for the mean)"
 
     @staticmethod
     def forward(
-        ctx: Context, log_probs: np.ndarray, target: Any = None, reduction: str = "mean"
+        ctx: Context,
+        log_probs: np.ndarray,
+        target: Any = None,
+        weight: np.ndarray | None = None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
     ) -> np.ndarray:
         batched = log_probs.ndim == 2
         rows = log_probs if batched else log_probs[None, :]
         classes = np.asarray(target).reshape(-1)
-        # A one-hot mask of the chosen classes: the loss is −Σ mask·log p, and so the
-        # derivative is −mask.
+        counted = classes != ignore_index
+        # A mask holding each sample's weight at its class: the loss is −Σ mask·log p, and
+        # so the derivative is −mask.
         mask = np.zeros_like(rows)
-        mask[np.arange(len(classes)), classes] = 1
+        picked = np.where(counted, classes, 0)
+        weights = np.ones(len(classes)) if weight is None else weight[picked]
+        mask[np.arange(len(classes)), picked] = np.where(counted, weights, 0)
         ctx.mask, ctx.reduction, ctx.batched = mask, reduction, batched
         losses = -(mask * rows).sum(axis=1)
         if reduction == "mean":
-            return np.asarray(losses.mean(), dtype=rows.dtype)
+            # The weighted mean; 0/0 (every target ignored) is nan, as in PyTorch.
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(losses.sum() / mask.sum(), dtype=rows.dtype)
         if reduction == "sum":
             return np.asarray(losses.sum(), dtype=rows.dtype)
         return losses if batched else losses[0]
@@ -80,8 +92,153 @@ class NllLoss(Op):
         if ctx.reduction == "none":
             per_row = grad.reshape(-1, 1)  # one gradient per sample
         elif ctx.reduction == "mean":
-            per_row = grad / mask.shape[0]
+            # Every target ignored: the loss is nan, but no element moves it: gradient 0.
+            total = float(ctx.mask.sum())
+            per_row = grad / (total if total != 0 else 1.0)
         else:
             per_row = grad
         grad_input = -mask * per_row
         return grad_input if ctx.batched else grad_input.reshape(-1)
+
+
+def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
+    """A loss per element, averaged, summed or kept as it is."""
+    if reduction == "mean":
+        return np.asarray(losses.mean(), dtype=losses.dtype)
+    if reduction == "sum":
+        return np.asarray(losses.sum(), dtype=losses.dtype)
+    return losses
+
+
+def _spread(grad: Tensor, reduction: str, count: int) -> Tensor:
+    """The gradient of each element's loss, from the gradient of the reduced loss."""
+    return grad / count if reduction == "mean" else grad
+
+
+_EPSILON = float(np.float32(1e-12))
+
+
+class LogSigmoid(Op):
+    """``log σ(x) = −log(1 + e^(−x))``, the log-probability of a logistic loss, computed
+    without overflow or underflow for any ``x``."""
+
+    formula = "∂log σ(x)/∂x = 1 − σ(x) = σ(−x)"
+
+    @staticmethod
+    def forward(ctx: Context, x: np.ndarray) -> np.ndarray:
+        x = as_float(x)
+        ctx.save_for_backward(x)
+        # min(x, 0) − log(1 + e^(−|x|)): e is raised to a non-positive power only.
+        return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
+
+
+class BinaryCrossEntropy(Op):
+    """The binary cross-entropy of probabilities ``input`` against targets in [0, 1]:
+    ``−w·(t·log x + (1 − t)·log(1 − x))``, each log clamped at −100 as in PyTorch, so that
+    a confident wrong answer costs 100 rather than infinity.
+
+    ``weight`` (already expanded to the input's shape) is an option: as in PyTorch it is not
+    an input of the node and gets no gradient.
+    """
+
+    name = "BinaryCrossEntropyBackward0"
+    formula = "∂/∂x = w·(x − t)/(x(1 − x)),  ∂/∂t = w·(log(1 − x) − log x)  (÷ n for the mean)"
+
+    @staticmethod
+    def forward(
+        ctx: Context,
+        input: np.ndarray,
+        target: np.ndarray,
+        weight: np.ndarray | None = None,
+        reduction: str = "mean",
+    ) -> np.ndarray:
+        ctx.save_for_backward(input, target)
+        ctx.weight, ctx.reduction = weight, reduction
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(input), -100)
+            log_1_minus_x = np.maximum(np.log1p(-input), -100)
+        losses = -(target * log_x + (1 - target) * log_1_minus_x)
+        if weight is not None:
+            losses = losses * weight
+        return _reduce(losses.astype(input.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        input, target = ctx.saved_tensors
+        grad = _spread(grad, ctx.reduction, input.numel())
+        if ctx.weight is not None:
+            grad = grad * constant(ctx.weight)
+        needs_input, needs_target = ctx.needs_input_grad
+        grad_input = grad_target = None
+        if needs_input:
+            # PyTorch keeps the denominator away from 0 with an epsilon of 1e-12 stored as
+            # a float32 (9.99999996e-13): the same one, so x = 0 or 1 gives its gradient.
+            grad_input = grad * (input - target) / (input * (1 - input)).clamp(min=_EPSILON)
+        if needs_target:
+            grad_target = grad * ((1 - input).log() - input.log())
+        return grad_input, grad_target
+
+
+class BCEWithLogits(Op):
+    """The binary cross-entropy of ``sigmoid(input)``, computed from the logits without
+    overflow: ``w·((1 − t)·x + (1 + (p − 1)·t)·softplus(−x))`` with ``p`` the weight of
+    positive examples (``pos_weight``, 1 by default) and ``softplus(z) = log(1 + eᶻ)``.
+
+    ``weight`` and ``pos_weight`` are options, not inputs: they get no gradient.
+    """
+
+    name = "BinaryCrossEntropyWithLogitsBackward0"
+    formula = "∂/∂x = w·((p·t + 1 − t)·σ(x) − p·t),  ∂/∂t = w·(−x + (p − 1)·softplus(−x))"
+
+    @staticmethod
+    def forward(
+        ctx: Context,
+        input: np.ndarray,
+        target: np.ndarray,
+        weight: np.ndarray | None = None,
+        pos_weight: np.ndarray | None = None,
+        reduction: str = "mean",
+    ) -> np.ndarray:
+        ctx.save_for_backward(input, target)
+        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        # softplus(−x) = max(−x, 0) + log(1 + e^(−|x|)): no exp of a large number.
+        softplus = np.maximum(-input, 0) + np.log1p(np.exp(-np.abs(input)))
+        if pos_weight is None:
+            losses = (1 - target) * input + softplus
+        else:
+            losses = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus
+        if weight is not None:
+            losses = losses * weight
+        # As in PyTorch, whose formula accumulates in place into (1 − target): the result
+        # has the target's dtype.
+        return _reduce(losses.astype(target.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        input, target = ctx.saved_tensors
+        grad = _spread(grad, ctx.reduction, input.numel())
+        if ctx.weight is not None:
+            grad = grad * constant(ctx.weight)
+        needs_input, needs_target = ctx.needs_input_grad
+        grad_input = grad_target = None
+        if ctx.pos_weight is None:
+            if needs_input:
+                grad_input = grad * (input.sigmoid() - target)
+            if needs_target:
+                grad_target = -grad * input
+            return grad_input, grad_target
+        pos_weight = constant(ctx.pos_weight)
+        if needs_target:
+            # log σ(−x) − p·log σ(x): smooth everywhere, so that it differentiates again.
+            log_p, log_not_p = LogSigmoid.apply(input), LogSigmoid.apply(-input)
+            grad_target = grad * (log_not_p - pos_weight * log_p)
+        if needs_input:
+            grad_input = grad * (
+                (pos_weight * target + 1 - target) * input.sigmoid() - pos_weight * target
+            )
+        return grad_input, grad_target

@@ -287,6 +287,9 @@ def test_sequential_applies_in_order_and_takes_named_modules():
 
 # --------------------------------------------------------------------------- Linear
 def test_linear_shapes_and_initial_range():
+    # Seeded: 40 uniform draws all miss the outer fifths of the interval ~1.5% of the time,
+    # so without a seed the last assertion would depend on the tests run before.
+    mg.manual_seed(0)
     layer = nn.Linear(25, 40)
     assert layer.weight.shape == mg.Size([40, 25]) and layer.bias.shape == mg.Size([40])
     assert layer.weight.dtype == mg.float32
