@@ -47,8 +47,6 @@ AWAITS: dict[str, str] = {
     "legacy_constructor": "awaits the legacy torch.Tensor(...) constructor",
     "module_dynamic_depth": "awaits Tensor.norm",
     "minibatch_gradient_accumulation": "awaits Tensor.chunk",
-    "train_adamw_bce_logits": "awaits nn.BCEWithLogitsLoss",
-    "train_rmsprop_l1": "awaits nn.Flatten and nn.L1Loss",
     "inplace_version_counter": (
         "differs: Tensor._version is a VersionCounter object, not an int; the version error"
         " names the tensor's current creator (Add) where torch names the one it had when"
