@@ -14,27 +14,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd, dtypes, engine, nn, ops, optim
+from . import autograd, cuda, dtypes, engine, nn, ops, optim
 from .creation import (
     arange,
+    as_tensor,
     cat,
+    empty,
+    empty_like,
     eye,
     from_numpy,
     full,
     full_like,
     linspace,
     manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
+    rand_like,
     randint,
+    randint_like,
     randn,
+    randn_like,
     randperm,
     stack,
     tensor,
     zeros,
     zeros_like,
 )
+from .device import device, get_default_device, set_default_device
 from .dtypes import (
     dtype,
     float16,
@@ -45,6 +53,7 @@ from .dtypes import (
     int16,
     int32,
     int64,
+    set_default_dtype,
     uint8,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -83,6 +92,18 @@ tanh = _unary("tanh")
 sigmoid = _unary("sigmoid")
 relu = _unary("relu")
 clamp = _unary("clamp")
+clip = _unary("clip")
+norm = _unary("norm")
+std = _unary("std")
+var = _unary("var")
+prod = _unary("prod")
+cumsum = _unary("cumsum")
+masked_fill = _unary("masked_fill")
+gather = _unary("gather")
+chunk = _unary("chunk")
+split = _unary("split")
+outer = _unary("outer")
+unflatten = _unary("unflatten")
 softmax = _unary("softmax")
 log_softmax = _unary("log_softmax")
 sum = _unary("sum")  # noqa: A001
@@ -102,7 +123,6 @@ matmul = _unary("matmul")
 mm = _unary("mm")
 mv = _unary("mv")
 dot = _unary("dot")
-pow = _unary("pow")  # noqa: A001
 add = _unary("add")
 sub = _unary("sub")
 mul = _unary("mul")
@@ -113,6 +133,11 @@ detach = _unary("detach")
 sign = _unary("sign")
 allclose = _unary("allclose")
 equal = _unary("equal")
+
+
+def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001
+    """``minigrad.pow(x, 2)`` is ``x ** 2``; the base may be a number: ``pow(2, x)``."""
+    return input**exponent
 
 
 def is_tensor(obj: Any) -> bool:

@@ -20,12 +20,13 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, ops
+from .device import to_device
 from .tensor import Tensor, _shape_argument
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
 
-def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists or an array).
 
     >>> import minigrad as mg
@@ -34,6 +35,7 @@ def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     >>> mg.tensor(3)
     tensor(3)
     """
+    to_device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use "
@@ -93,7 +95,7 @@ def _length(item: Any) -> int | None:
 
 
 def _inferred_dtype(data: Any) -> np.dtype:
-    """float32 if any element is a float, else int64 if any is an int, else bool."""
+    """The default float type if any element is a float, else int64 if any is an int, else bool."""
     kinds = set()
     stack = [data]
     while stack:
@@ -111,7 +113,7 @@ def _inferred_dtype(data: Any) -> np.dtype:
         elif isinstance(item, Sequence):
             stack.extend(item)
     if "f" in kinds or not kinds:
-        return dtypes.float32.numpy
+        return dtypes.get_default_dtype().numpy
     if kinds & {"i", "u"}:
         return dtypes.int64.numpy
     return dtypes.bool_.numpy
@@ -121,65 +123,192 @@ def _dtype_or(dtype: Any, default: dtypes.dtype) -> np.dtype:
     return (default if dtype is None else dtypes.to_dtype(dtype)).numpy
 
 
-def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    array = np.zeros(_shape_argument(size), dtype=_dtype_or(dtype, dtypes.float32))
+def _float_dtype(dtype: Any) -> np.dtype:
+    """``dtype``, or the default float type (float32 unless ``set_default_dtype`` said)."""
+    return _dtype_or(dtype, dtypes.get_default_dtype())
+
+
+def _size(name: str, size_args: tuple[Any, ...], size: Any) -> tuple[int, ...]:
+    """The shape of ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``, with
+    PyTorch's messages for a shape given twice, a float in it, or a negative size."""
+    if size is not None:
+        if size_args:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size_args = (size,)
+    one_sequence = len(size_args) == 1 and isinstance(size_args[0], tuple | list)
+    if any(isinstance(n, float) for n in (size_args[0] if one_sequence else size_args)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not float")
+    shape = _shape_argument(size_args)
+    negative = [n for n in shape if n < 0]
+    if negative and name == "zeros":  # zeros checks its sizes itself, in its own words
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
+    if negative:
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative[0]}: {list(shape)}"
+        )
+    return shape
+
+
+def zeros(
+    *size_args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A tensor of zeros: ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``."""
+    to_device(device)
+    array = np.zeros(_size("zeros", size_args, size), dtype=_float_dtype(dtype))
     return _leaf(array, requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
-    array = np.ones(_shape_argument(size), dtype=_dtype_or(dtype, dtypes.float32))
+def ones(
+    *size_args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A tensor of ones: ``ones(2, 3)``, ``ones((2, 3))`` or ``ones(size=(2, 3))``."""
+    to_device(device)
+    array = np.ones(_size("ones", size_args, size), dtype=_float_dtype(dtype))
     return _leaf(array, requires_grad)
+
+
+def empty(
+    *size_args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A tensor whose values are not set. PyTorch leaves whatever was in memory there;
+    minigrad gives zeros, so a lesson that prints one prints the same thing every run."""
+    to_device(device)
+    array = np.zeros(_size("empty", size_args, size), dtype=_float_dtype(dtype))
+    return _leaf(array, requires_grad)
+
+
+def _fill_dtype(fill_value: Any) -> dtypes.dtype:
+    """The dtype of ``full(size, fill_value)``: the value's own kind, as in PyTorch."""
+    if isinstance(fill_value, bool | np.bool_):
+        return dtypes.bool_
+    if isinstance(fill_value, int | np.integer):
+        return dtypes.int64
+    return dtypes.get_default_dtype()
 
 
 def full(
-    size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False
+    size: Sequence[int],
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
-    """A tensor of ``size`` filled with ``fill_value``."""
-    default = (
-        dtypes.float32
-        if isinstance(fill_value, float)
-        else (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
-    )
-    array = np.full(tuple(size), fill_value, dtype=_dtype_or(dtype, default))
+    """A tensor of ``size`` filled with ``fill_value``: ``full((2, 3), 7.0)``."""
+    to_device(device)
+    if not isinstance(size, tuple | list):
+        raise TypeError(
+            f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}"
+        )
+    shape = _size("full", (tuple(size),), None)
+    array = np.full(shape, fill_value, dtype=_dtype_or(dtype, _fill_dtype(fill_value)))
     return _leaf(array, requires_grad)
 
 
-def zeros_like(other: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _leaf(np.zeros_like(other._array, dtype=_dtype_or(dtype, other.dtype)), requires_grad)
+def _like(other: Tensor, dtype: Any, device: Any, make: Any, requires_grad: bool = False) -> Tensor:
+    to_device(device)
+    array = make(other._array.shape, _dtype_or(dtype, other.dtype))
+    return _leaf(array, requires_grad)
 
 
-def ones_like(other: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _leaf(np.ones_like(other._array, dtype=_dtype_or(dtype, other.dtype)), requires_grad)
+def zeros_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Zeros of ``input``'s shape and (unless ``dtype`` says) dtype."""
+    return _like(input, dtype, device, np.zeros, requires_grad)
 
 
-def full_like(other: Tensor, fill_value: Any, dtype: Any = None) -> Tensor:
-    return Tensor(np.full_like(other._array, fill_value, dtype=_dtype_or(dtype, other.dtype)))
+def ones_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Ones of ``input``'s shape and (unless ``dtype`` says) dtype."""
+    return _like(input, dtype, device, np.ones, requires_grad)
+
+
+def empty_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """``empty`` of ``input``'s shape and dtype (zeros in minigrad, as for ``empty``)."""
+    return _like(input, dtype, device, np.zeros, requires_grad)
+
+
+def full_like(
+    input: Tensor,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``fill_value`` in ``input``'s shape and dtype: ``full_like(int_tensor, 2.7)`` is 2s."""
+
+    def make(shape: tuple[int, ...], np_dtype: np.dtype) -> np.ndarray:
+        return np.full(shape, fill_value).astype(np_dtype)
+
+    return _like(input, dtype, device, make, requires_grad)
 
 
 def arange(
-    start: Any, end: Any = None, step: Any = 1, dtype: Any = None, requires_grad: bool = False
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
-    """``arange(5)`` is ``tensor([0, 1, 2, 3, 4])``; floats in the arguments give float32."""
+    """``arange(5)`` is ``tensor([0, 1, 2, 3, 4])``; floats in the arguments give the
+    default float type."""
+    to_device(device)
     if end is None:
         start, end = 0, start
     any_float = any(isinstance(v, float) for v in (start, end, step))
-    default = dtypes.float32 if any_float else dtypes.int64
+    default = dtypes.get_default_dtype() if any_float else dtypes.int64
     array = np.arange(start, end, step, dtype=np.float64 if any_float else np.int64)
     return _leaf(array.astype(_dtype_or(dtype, default)), requires_grad)
 
 
 def linspace(
-    start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
+    to_device(device)
     array = np.linspace(start, end, steps, dtype=np.float64)
-    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
+    return _leaf(array.astype(_float_dtype(dtype)), requires_grad)
 
 
-def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _leaf(np.eye(n, m, dtype=_dtype_or(dtype, dtypes.float32)), requires_grad)
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """The ``n × m`` identity matrix (``m`` defaults to ``n``)."""
+    to_device(device)
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    return _leaf(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
 # -- random numbers ----------------------------------------------------------------------
@@ -195,35 +324,185 @@ def manual_seed(seed: int) -> np.random.Generator:
     return _generator
 
 
-def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(
+    *size_args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Samples of the standard normal distribution."""
-    array = _generator.standard_normal(_shape_argument(size))
-    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
+    to_device(device)
+    array = _generator.standard_normal(_size("randn", size_args, size))
+    return _leaf(array.astype(_float_dtype(dtype)), requires_grad)
 
 
-def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand(
+    *size_args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Samples of the uniform distribution on [0, 1)."""
-    array = _generator.random(_shape_argument(size))
-    return _leaf(array.astype(_dtype_or(dtype, dtypes.float32)), requires_grad)
+    to_device(device)
+    array = _generator.random(_size("rand", size_args, size))
+    return _leaf(array.astype(_float_dtype(dtype)), requires_grad)
+
+
+def _float_like(input: Tensor, dtype: Any, kernel: str) -> np.dtype:
+    np_dtype = _dtype_or(dtype, input.dtype)
+    if np_dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtypes.scalar_type_name(np_dtype)}'"
+        )
+    return np_dtype
+
+
+def rand_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Uniform samples on [0, 1) in ``input``'s shape and (float) dtype."""
+    to_device(device)
+    np_dtype = _float_like(input, dtype, "check_uniform_bounds")
+    return _leaf(_generator.random(input._array.shape).astype(np_dtype), requires_grad)
+
+
+def randn_like(
+    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Standard normal samples in ``input``'s shape and (float) dtype."""
+    to_device(device)
+    np_dtype = _float_like(input, dtype, "normal_kernel_cpu")
+    return _leaf(_generator.standard_normal(input._array.shape).astype(np_dtype), requires_grad)
+
+
+def _integers(low: int, high: int, shape: tuple[int, ...]) -> np.ndarray:
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    return _generator.integers(low, high, size=shape)
 
 
 def randint(
-    low: int, high: int | None = None, size: Sequence[int] = (), dtype: Any = None
+    low: int,
+    high: Any = None,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
+    """Integers drawn uniformly from ``[low, high)``: ``randint(10, (2, 3))`` or
+    ``randint(3, 10, (2,))``, int64 unless ``dtype`` says."""
+    to_device(device)
+    if size is None and isinstance(high, tuple | list):
+        low, high, size = 0, low, high
+    if size is None or high is None:
+        raise TypeError(
+            "randint() received an invalid combination of arguments: it takes "
+            "(high, size) or (low, high, size)"
+        )
+    array = _integers(low, high, _size("randint", (tuple(size),), None))
+    return _leaf(array.astype(_dtype_or(dtype, dtypes.int64)), requires_grad)
+
+
+def randint_like(
+    input: Tensor,
+    low: int,
+    high: int | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``randint`` in ``input``'s shape and dtype: ``randint_like(x, 10)``."""
+    to_device(device)
     if high is None:
         low, high = 0, low
-    array = _generator.integers(low, high, size=tuple(size))
-    return Tensor(array.astype(_dtype_or(dtype, dtypes.int64)))
+    array = _integers(low, high, input._array.shape)
+    return _leaf(array.astype(_dtype_or(dtype, input.dtype)), requires_grad)
 
 
-def randperm(n: int) -> Tensor:
-    return Tensor(_generator.permutation(n).astype(np.int64))
+def randperm(
+    n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """The integers ``0 … n−1`` in a random order."""
+    to_device(device)
+    array = _generator.permutation(n).astype(_dtype_or(dtype, dtypes.int64))
+    return _leaf(array, requires_grad)
+
+
+def normal(
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Samples of normal distributions: ``normal(0.0, 1.0, (2, 3))`` with numbers and a
+    size, or ``normal(means, stds)`` with tensors (of broadcastable shapes), one sample per
+    element. The samples are constants: no gradient flows back to ``mean`` or ``std``."""
+    to_device(device)
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError(
+                "normal() received an invalid combination of arguments: with a float mean "
+                "and a float std, give a size"
+            )
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        samples = _generator.normal(mean, std, _size("normal", (tuple(size),), None))
+        return _leaf(samples.astype(_float_dtype(dtype)), requires_grad)
+    # The samples take the dtype of mean when it is a tensor, else of std, as in PyTorch.
+    np_dtype = (mean if isinstance(mean, Tensor) else std)._array.dtype
+    if np_dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"normal_kernel_cpu\" not implemented for '{dtypes.scalar_type_name(np_dtype)}'"
+        )
+    mean_values = mean._array if isinstance(mean, Tensor) else mean
+    std_values = std._array if isinstance(std, Tensor) else std
+    if isinstance(std, Tensor):
+        if np.any(std_values < 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    shape = np.broadcast_shapes(np.shape(mean_values), np.shape(std_values))
+    samples = _generator.normal(mean_values, std_values, shape)
+    return _leaf(np.asarray(samples).astype(np_dtype), requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing memory with ``array``."""
+    """A tensor sharing memory with ``array``: changing one changes the other.
+
+    >>> import numpy as np, minigrad as mg
+    >>> a = np.array([1.0, 2.0])
+    >>> t = mg.from_numpy(a)
+    >>> t[0] = 5.0
+    >>> a
+    array([5., 2.])
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtypes.from_numpy_dtype(array.dtype)
     return Tensor(array)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, sharing memory where it can, as in PyTorch: a tensor of the
+    right dtype is returned as it is, a numpy array of the right dtype is shared; anything
+    else (lists, another dtype) is copied."""
+    to_device(device)
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        dtypes.from_numpy_dtype(data.dtype)
+        if dtype is None or dtypes.to_dtype(dtype).numpy == data.dtype:
+            return Tensor(data)
+    return tensor(data, dtype=dtype)
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:

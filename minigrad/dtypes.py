@@ -69,9 +69,34 @@ ALIASES = {
 }
 
 
+_default = float32  # the one piece of state here: changed by set_default_dtype only
+
+
 def get_default_dtype() -> dtype:
-    """The floating point type that Python floats become: ``float32``, as in PyTorch."""
-    return float32
+    """The floating point type that Python floats become: ``float32`` unless changed.
+
+    >>> get_default_dtype()
+    minigrad.float32
+    """
+    return _default
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Make ``d`` (a floating point dtype) the type of Python floats, of ``tensor([1.0])``
+    and of the float creation functions, as ``torch.set_default_dtype`` does.
+
+    >>> set_default_dtype(int64)
+    Traceback (most recent call last):
+    TypeError: only floating-point types are supported as the default type
+    """
+    global _default
+    if not isinstance(d, dtype):
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type"
+        )
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default = d
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
@@ -156,7 +181,7 @@ def result_type(operands: Sequence[Any]) -> np.dtype:
             if result is None or _category(promoted) > _category(result):
                 result = promoted
     if number_category > (-1 if result is None else _category(result)):
-        result = [np.dtype(np.bool_), np.dtype(np.int64), float32.numpy][number_category]
+        result = [np.dtype(np.bool_), np.dtype(np.int64), _default.numpy][number_category]
     assert result is not None
     return result
 

@@ -37,10 +37,10 @@ class _PrintOptions:
 # The only module-level state: the options shared by every call to tensor_repr.
 _OPTIONS = _PrintOptions()
 
-# float32, int64 and bool go unnamed: the printed values ("1.", "1", "True") already show
-# them. An empty tensor shows no values, so there only float32, the default dtype, goes
-# unnamed.
-_IMPLIED_DTYPES = {"float32", "int64", "bool"}
+# The default dtype (float32), int64 and bool go unnamed: the printed values ("1.", "1",
+# "True") already show them. An empty tensor shows no values, so there only the default
+# dtype goes unnamed.
+_IMPLIED_DTYPES = {"int64", "bool"}  # and the default dtype (float32 unless changed)
 
 
 def set_printoptions(
@@ -194,13 +194,13 @@ def tensor_repr(
         # As in numpy, a bare "[]" means shape (0,); any other shape is spelled out.
         if array.ndim != 1:
             suffixes.append(f"size={array.shape}")
-        if dtype_name != "float32":
+        if dtype_name != dtypes.get_default_dtype().name:
             suffixes.append(f"dtype=minigrad.{dtype_name}")
         body = "[]"
     else:
         if not _OPTIONS.edgeitems:  # every dimension collapses to "...", so show the shape
             suffixes.append(f"size={array.shape}")
-        if dtype_name not in _IMPLIED_DTYPES:
+        if dtype_name not in _IMPLIED_DTYPES and dtype_name != dtypes.get_default_dtype().name:
             suffixes.append(f"dtype=minigrad.{dtype_name}")
         summarize = array.size > _OPTIONS.threshold
         fmt = _Formatter(_summarized(array) if summarize else array)

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import dtypes, ops, shapes
+from .device import CPU, device, to_device
 from .function import AccumulateGrad, Node, short_name
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
@@ -76,6 +77,48 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+_NO_DATA: Any = object()  # Tensor() with no argument at all
+
+
+def _legacy_constructor_array(
+    data: Any, sizes: tuple[Any, ...], requires_grad: bool, place: Any
+) -> np.ndarray:
+    """The array of ``Tensor(data)`` or ``Tensor(2, 3)``, PyTorch's legacy constructor."""
+    to_device(place)
+    default = dtypes.get_default_dtype().numpy
+    if data is _NO_DATA:
+        return np.zeros(0, dtype=default)
+    if isinstance(data, np.ndarray | np.generic) and not sizes:
+        dtypes.from_numpy_dtype(data.dtype)
+        return np.asarray(data)
+    if requires_grad:
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got "
+            f"({type(data).__name__}, requires_grad=bool)"
+        )
+    if isinstance(data, Tensor) and not sizes:
+        return data._array
+    if isinstance(data, Size) or isinstance(data, int) and not isinstance(data, bool):
+        shape = tuple(data) if isinstance(data, Size) else (data, *sizes)
+        for n in shape:
+            if not isinstance(n, int | np.integer) or isinstance(n, bool):
+                raise TypeError(
+                    f"new(): argument 'size' must be tuple of ints, but found element of type "
+                    f"{type(n).__name__}"
+                )
+        if any(n < 0 for n in shape):
+            negative = next(n for n in shape if n < 0)
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {negative}: {list(shape)}"
+            )
+        return np.zeros(shape, dtype=default)
+    if isinstance(data, float | bool | complex):
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    from .creation import tensor
+
+    return tensor(data, dtype=dtypes.get_default_dtype())._array
+
+
 # As tuples made once: `float | np.floating` written in the test would build a new union
 # object at every call, and a number is wrapped for every `x * 0.5`.
 _FLOATS, _BOOLS, _INTEGERS = (float, np.floating), (bool, np.bool_), (int, np.integer)
@@ -85,7 +128,16 @@ class Tensor:
     """An n-dimensional array that can record the operations applied to it.
 
     Make tensors with ``minigrad.tensor(...)``, ``zeros``, ``randn`` and friends rather than
-    with this class directly.
+    with this class directly. Called as PyTorch's legacy constructor, it follows it:
+    ``Tensor([1, 2])`` is a tensor of the default float type, ``Tensor(2, 3)`` one of
+    shape 2 × 3 (zeros here, where PyTorch leaves memory unset) and ``Tensor()`` an empty
+    one. A numpy array is taken as it is, with its dtype and memory (minigrad's ops make
+    every tensor that way; PyTorch would convert it to the default float type).
+
+    >>> Tensor([1, 2])
+    tensor([1., 2.])
+    >>> Tensor(2, 3).shape
+    minigrad.Size([2, 3])
     """
 
     __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
@@ -100,7 +152,11 @@ class Tensor:
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
 
-    def __init__(self, array: np.ndarray, requires_grad: bool = False) -> None:
+    def __init__(
+        self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
+    ) -> None:
+        if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
+            array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
         self._requires_grad = False
         self._version = VersionCounter()
@@ -178,8 +234,13 @@ class Tensor:
         return dtypes.from_numpy_dtype(self._array.dtype)
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> device:
+        """Where the tensor lives: always the CPU, ``device(type='cpu')``."""
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
 
     @property
     def ndim(self) -> int:
@@ -648,14 +709,27 @@ class Tensor:
         return ops.Sign.apply(self)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
-        if dim is None:
-            return Tensor(np.asarray(np.argmax(self._array), dtype=np.int64))
-        return Tensor(np.argmax(self._array, axis=dim, keepdims=keepdim).astype(np.int64))
+        """The index of the largest value (of the flattened tensor, or along ``dim``)."""
+        return self._arg_extreme(np.argmax, "argmax", dim, keepdim)
 
     def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        """The index of the smallest value (of the flattened tensor, or along ``dim``)."""
+        return self._arg_extreme(np.argmin, "argmin", dim, keepdim)
+
+    def _arg_extreme(self, pick: Any, name: str, dim: int | None, keepdim: bool) -> Tensor:
         if dim is None:
-            return Tensor(np.asarray(np.argmin(self._array), dtype=np.int64))
-        return Tensor(np.argmin(self._array, axis=dim, keepdims=keepdim).astype(np.int64))
+            if self._array.size == 0:
+                raise IndexError(
+                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                )
+            index = np.asarray(pick(self._array), dtype=np.int64)
+            return Tensor(index.reshape((1,) * self.ndim) if keepdim else index)
+        (axis,) = shapes.normalize_dims(dim, self.ndim)
+        if self.ndim == 0:
+            return Tensor(np.zeros((), dtype=np.int64))
+        if self._array.shape[axis] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        return Tensor(np.asarray(pick(self._array, axis=axis, keepdims=keepdim), dtype=np.int64))
 
     # -- functions of one tensor -------------------------------------------------------------
     def exp(self) -> Tensor:
@@ -685,8 +759,51 @@ class Tensor:
     def relu(self) -> Tensor:
         return ops.Relu.apply(self)
 
-    def clamp(self, min: Number | None = None, max: Number | None = None) -> Tensor:
-        return ops.Clamp.apply(self, min=min, max=max)
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        """Values below ``min`` raised to it, above ``max`` lowered to it: numbers, or
+        tensors that broadcast (both of one kind, as in PyTorch)."""
+        return ops.clamp(self, min, max)
+
+    def clip(self, min: Any = None, max: Any = None) -> Tensor:
+        return self.clamp(min, max)
+
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``minigrad.where(condition, self, other)``."""
+        return ops.where(condition, self, other)
+
+    def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
+        """``value`` where ``mask`` is True, else this tensor's values.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, -2.0, 3.0])
+        >>> x.masked_fill(x < 0, 0.0)
+        tensor([1., 0., 3.])
+        """
+        return ops.masked_fill(self, mask, value)
+
+    def gather(self, dim: int, index: Tensor) -> Tensor:
+        """Along ``dim``, the elements ``index`` names: ``out[i][j] = x[i][index[i][j]]``."""
+        return ops.Gather.apply(self, dim=dim, index=index._array)
+
+    def norm(
+        self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
+    ) -> Tensor:
+        """The vector ``p``-norm of all elements, or along ``dim``: ``(Σ |xᵢ|ᵖ)^(1/p)``.
+        ``"fro"`` is ``p = 2``; ``float("inf")`` the largest ``|xᵢ|``.
+
+        >>> import minigrad as mg
+        >>> mg.tensor([3.0, 4.0], requires_grad=True).norm()
+        tensor(5., grad_fn=<LinalgVectorNormBackward0>)
+        """
+        if p == "fro" or p is None:
+            p = 2
+        if isinstance(p, str):
+            raise RuntimeError(
+                f"minigrad's norm takes a number for p or 'fro', not {p!r} (matrix norms such "
+                "as 'nuc' are not implemented)"
+            )
+        source = self if dtype is None else self.to(dtype)
+        return ops.LinalgVectorNorm.apply(source, p=p, dim=dim, keepdim=keepdim)
 
     def softmax(self, dim: int) -> Tensor:
         return ops.Softmax.apply(self, dim=dim)
@@ -714,6 +831,39 @@ class Tensor:
             return ops.MinAll.apply(self)
         values = ops.MinDim.apply(self, dim=dim, keepdim=keepdim)
         return minResult(values, self.argmin(dim, keepdim))
+
+    def var(
+        self,
+        dim: Any = None,
+        unbiased: bool | None = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The variance, over everything or along ``dim``: Σ (xᵢ − mean)² / (n − correction),
+        with ``correction=1`` (Bessel's) unless ``unbiased=False`` or ``correction`` says."""
+        return ops.Var.apply(self, **_variance_options("var", dim, unbiased, keepdim, correction))
+
+    def std(
+        self,
+        dim: Any = None,
+        unbiased: bool | None = None,
+        keepdim: bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The standard deviation: the square root of ``var`` (same arguments)."""
+        return ops.Std.apply(self, **_variance_options("std", dim, unbiased, keepdim, correction))
+
+    def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """The product of all elements, or along ``dim`` (integers multiply as int64)."""
+        target = None if dtype is None else dtypes.to_dtype(dtype).numpy
+        return ops.Prod.apply(self, dim=dim, keepdim=keepdim, dtype=target)
+
+    def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
+        """Running sums along ``dim``: ``tensor([1, 2, 3]).cumsum(0)`` is ``[1, 3, 6]``."""
+        target = None if dtype is None else dtypes.to_dtype(dtype).numpy
+        return ops.Cumsum.apply(self, dim=dim, dtype=target)
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum over the dimensions that were broadcast, so the result has ``shape``."""
@@ -754,11 +904,80 @@ class Tensor:
             )
         return ops.View.apply(self, shape=new_shape)
 
-    def flatten(self) -> Tensor:
-        # PyTorch returns a 1-d tensor itself: no ViewBackward0, and a leaf stays a leaf.
-        if self.ndim == 1:
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """The dims from ``start_dim`` to ``end_dim`` merged into one (all, by default).
+
+        >>> import minigrad as mg
+        >>> mg.zeros(2, 3, 4).flatten(1).shape
+        minigrad.Size([2, 12])
+        """
+        if self.ndim == 0:
+            shapes.normalize_dims((start_dim, end_dim), 0)
+            return self.reshape(1)
+        start, end = shapes.normalize_dims((start_dim, end_dim), self.ndim)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if start == end:
+            # PyTorch returns the tensor itself: no ViewBackward0, and a leaf stays a leaf.
             return self
-        return self.reshape(-1)
+        shape = self.shape
+        merged = int(np.prod(shape[start : end + 1], dtype=np.int64))
+        return self.reshape(*shape[:start], merged, *shape[end + 1 :])
+
+    def unflatten(self, dim: int, sizes: Sequence[int]) -> Tensor:
+        """Dim ``dim`` split into several of ``sizes`` (one may be -1): the inverse of
+        ``flatten``."""
+        (axis,) = shapes.normalize_dims(dim, self.ndim)
+        sizes = tuple(int(n) for n in sizes)
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        if self.ndim == 0:
+            raise RuntimeError(
+                "unflatten got an unexpected error:\nDimension specified as 0 but tensor has no "
+                "dimensions"
+            )
+        if sizes.count(-1) > 1:
+            raise RuntimeError(
+                "unflatten got an unexpected error:\nonly one dimension can be inferred"
+            )
+        length = self.shape[axis]
+        known = int(np.prod([n for n in sizes if n != -1], dtype=np.int64))
+        inferred = sizes.count(-1) == 1 and known and length % known == 0
+        if not inferred and (sizes.count(-1) or known != length):
+            raise RuntimeError(
+                f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                f"{dim} ({length}) in the input tensor"
+            )
+        sizes = tuple(length // known if n == -1 else n for n in sizes)
+        shape = (*self.shape[:axis], *sizes, *self.shape[axis + 1 :])
+        if shapes.can_view(self._array, shape):
+            return ops.View.apply(self, shape=shape)
+        return self.reshape(shape)
+
+    def repeat(self, *repeats: Any) -> Tensor:
+        """Copies side by side: ``x.repeat(2, 1)`` stacks two copies of a matrix."""
+        if not repeats:
+            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+        return ops.Repeat.apply(self, repeats=_shape_argument(repeats))
+
+    def split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """Pieces along ``dim``: of ``split_size`` each (an int), or of the sizes listed."""
+        return ops.split(self, split_size, dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        """``chunks`` pieces of (nearly) equal size along ``dim``."""
+        return ops.chunk(self, chunks, dim)
+
+    def outer(self, vec2: Tensor) -> Tensor:
+        """The outer product of two vectors, ``out[i][j] = self[i] * vec2[j]``, recorded as
+        PyTorch computes it: ``self.reshape(-1, 1) * vec2``."""
+        for name, vector in (("self", self), ("vec2", vec2)):
+            if vector.ndim != 1:
+                raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {vector.ndim}-D")
+        return self.reshape(-1, 1) * vec2
+
+    def ger(self, vec2: Tensor) -> Tensor:
+        return self.outer(vec2)
 
     def t(self) -> Tensor:
         return ops.TransposeMatrix.apply(self)
@@ -820,14 +1039,33 @@ class Tensor:
         """
         return self if self.is_contiguous() else self.clone()
 
-    def to(self, dtype: Any) -> Tensor:
-        target = dtypes.to_dtype(dtype)
-        if target.numpy == self._array.dtype:
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """A tensor of another dtype (``x.to(minigrad.float64)``), on a device (``x.to("cpu")``,
+        ``x.to(device, dtype)``) or like another tensor (``x.to(other)``). This tensor
+        itself when nothing changes, unless ``copy=True``; a new dtype is recorded as
+        ``ToCopyBackward0``.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, 2.0])
+        >>> x.to("cpu") is x, x.to("cpu", mg.float64).dtype
+        (True, minigrad.float64)
+        """
+        target, copy = _to_arguments(self, args, kwargs)
+        if target.numpy == self._array.dtype and not copy:
             return self
         if self._requires_grad and not target.is_floating_point:
             with no_grad():
                 return ops.ToCopy.apply(self, dtype=target.numpy)
         return ops.ToCopy.apply(self, dtype=target.numpy)
+
+    def cpu(self) -> Tensor:
+        """This tensor: it is on the CPU already."""
+        return self
+
+    def cuda(self, device: Any = None) -> Tensor:
+        """PyTorch's error for a build without CUDA: minigrad has no GPU."""
+        to_device("cuda")
+        return self  # not reached
 
     def type(self, dtype: Any) -> Tensor:
         return self.to(dtype)
@@ -866,6 +1104,67 @@ class maxResult(_ValuesAndIndices):  # noqa: N801
 
 class minResult(_ValuesAndIndices):  # noqa: N801
     """What ``x.min(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
+
+
+def _is_dtype(value: Any) -> bool:
+    """A minigrad dtype, or a numpy one (the ops cast gradients back with those)."""
+    return isinstance(value, dtypes.dtype | np.dtype) or (
+        isinstance(value, type) and issubclass(value, np.generic)
+    )
+
+
+def _variance_options(
+    name: str, dim: Any, unbiased: Any, keepdim: bool, correction: Any
+) -> dict[str, Any]:
+    """``var``'s and ``std``'s arguments as PyTorch reads them: ``x.var(True)`` is
+    ``unbiased``, ``x.var(1, False)`` is ``dim=1, unbiased=False``."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got both 'unbiased' "
+            "and 'correction'"
+        )
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
+    return {"dim": dim, "correction": correction, "keepdim": keepdim}
+
+
+_TO_KEYWORDS = ("device", "dtype", "non_blocking", "copy", "memory_format")
+
+
+def _to_arguments(
+    tensor: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[dtypes.dtype, bool]:
+    """The dtype and ``copy`` flag of ``x.to(...)``'s three forms: ``to(dtype)``,
+    ``to(device, dtype)`` and ``to(other)``; the device is checked (the CPU only)."""
+    for key in kwargs:
+        if key not in _TO_KEYWORDS:
+            raise TypeError(f"to() got an unexpected keyword argument '{key}'")
+    place, target = kwargs.get("device"), kwargs.get("dtype")
+    rest = list(args)
+    if rest and isinstance(rest[0], Tensor):
+        other = rest.pop(0)
+        target = other.dtype
+    elif rest and _is_dtype(rest[0]):
+        target = rest.pop(0)
+    elif rest and (isinstance(rest[0], str | device | int) and not isinstance(rest[0], bool)):
+        place = rest.pop(0)
+        if rest and _is_dtype(rest[0]):
+            target = rest.pop(0)
+    copy = bool(kwargs.get("copy", False))
+    if rest and isinstance(rest[0], bool):  # non_blocking, then copy, as in PyTorch
+        rest.pop(0)
+        if rest and isinstance(rest[0], bool):
+            copy = rest.pop(0)
+    if rest:
+        kinds = ", ".join(
+            "minigrad.dtype" if isinstance(a, dtypes.dtype) else type(a).__name__ for a in args
+        )
+        raise TypeError(f"to() received an invalid combination of arguments - got ({kinds})")
+    if place is not None:
+        to_device(place)
+    return (tensor.dtype if target is None else dtypes.to_dtype(target)), copy
 
 
 def _python_number(value: Any) -> Number:

@@ -33,7 +33,10 @@ written                             class               file          local deri
 ``a.cos()``                         Cos                 unary         −sin a
 ``a.tanh()``                        Tanh                unary         1 − tanh²a
 ``a.clamp(min, max)``               Clamp               unary         1 inside [min, max], else 0
+``a.clamp(min_t, max_t)`` tensors   ClampTensor         unary         1 inside; min/max outside
 ``where(c, a, b)``                  Where               unary         c for a, not c for b
+``a.masked_fill(mask, 0.0)``        MaskedFill          unary         0 where mask, else 1
+``a.masked_fill(mask, v)``, v 0-d   MaskedFillTensor    unary         as above; v: Σ g over the mask
 ``a.sigmoid()``                     Sigmoid             activations   σ(a)·(1 − σ(a))
 ``a.relu()``                        Relu                activations   1 if a > 0 else 0
 ``a.softmax(dim)``                  Softmax             activations   s·(g − Σ g·s)
@@ -42,11 +45,16 @@ written                             class               file          local deri
 ``a.mean()``, ``a.mean(dim)``       Mean                reduce        1/n for every element
 ``a.max()``, ``a.min()``            MaxAll, MinAll      reduce        1/k at the k extremes
 ``a.max(dim)``, ``a.min(dim)``      MaxDim, MinDim      reduce        1 at the chosen index
+``a.var(dim, correction)``          Var                 reduce        2(aᵢ − mean)/(n − correction)
+``a.std(dim, correction)``          Std                 reduce        (aᵢ − mean)/((n − c)·std)
+``a.prod()``, ``a.prod(dim)``       Prod                reduce        Π of the others (exact at 0s)
+``a.cumsum(dim)``                   Cumsum              reduce        sums of g from the right
 ``A @ B`` (matrices)                Mm                  linalg        G@Bᵀ, Aᵀ@G
 ``A @ v``                           Mv                  linalg        g vᵀ, Aᵀ g
 ``u @ v`` (vectors)                 Dot                 linalg        v, u
 ``A @ B`` (batches)                 Bmm                 linalg        G@Bᵀ, Aᵀ@G
 ``F.linear(x, W, b)``               Addmm               linalg        G for b, G@W for x, Gᵀ@x for W
+``a.norm(p, dim)``                  LinalgVectorNorm    linalg        aᵢ·|aᵢ|ᵖ⁻²/‖a‖ᵖ⁻¹
 ``a.view(shape)``                   View                views         reshaped back
 ``a.reshape(shape)``                ReshapeAlias        views         reshaped back
 (reshape of a copy)                 UnsafeView          views         reshaped back
@@ -62,6 +70,10 @@ written                             class               file          local deri
 ``a[i] = v``                        IndexPut            index         0 at i for a; read at i for v
 ``cat(tensors, dim)``               Cat                 index         each input's slice
 ``stack(tensors, dim)``             Stack               index         each input's slice
+``a.gather(dim, index)``            Gather              index         added back at the index
+(the gradient of ``gather``)        ScatterAdd          index         gathered back
+``a.repeat(2, 1)``                  Repeat              index         the copies summed
+``a.split(n)``, ``a.chunk(n)``      SplitPiece          index         its slice, 0 elsewhere
 ``a.to(dtype)``                     ToCopy              copy          cast back
 ``a.clone()``                       Clone               copy          1
 ``a.fill_(v)``, ``a.zero_()``       Fill, Zero          copy          0
@@ -92,11 +104,42 @@ from .arithmetic import (
 )
 from .base import Elementwise, Op
 from .copy import Clone, CopyFrom, Fill, ToCopy, Zero
-from .index import Cat, Index, IndexPut, IndexPutAccumulate, Stack, check_in_bounds, index
-from .linalg import Addmm, Bmm, Dot, Mm, Mv, matmul
+from .index import (
+    Cat,
+    Gather,
+    Index,
+    IndexPut,
+    IndexPutAccumulate,
+    Repeat,
+    ScatterAdd,
+    SplitPiece,
+    Stack,
+    check_in_bounds,
+    chunk,
+    index,
+    split,
+)
+from .linalg import Addmm, Bmm, Dot, LinalgVectorNorm, Mm, Mv, matmul
 from .losses import BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
-from .reduce import MaxAll, MaxDim, Mean, MinAll, MinDim, Sum
-from .unary import Abs, Clamp, Cos, Exp, Log, Sign, Sin, Sqrt, Tanh, Where, where
+from .reduce import Cumsum, MaxAll, MaxDim, Mean, MinAll, MinDim, Prod, Std, Sum, Var
+from .unary import (
+    Abs,
+    Clamp,
+    ClampTensor,
+    Cos,
+    Exp,
+    Log,
+    MaskedFill,
+    MaskedFillTensor,
+    Sign,
+    Sin,
+    Sqrt,
+    Tanh,
+    Where,
+    clamp,
+    masked_fill,
+    where,
+)
 from .views import (
     Expand,
     Permute,

@@ -100,7 +100,7 @@ class Div(Elementwise):
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
         # True division of integers gives the default float type, as in PyTorch.
-        return promoted if promoted.kind == "f" else dtypes.float32.numpy
+        return promoted if promoted.kind == "f" else dtypes.get_default_dtype().numpy
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:

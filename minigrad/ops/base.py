@@ -91,7 +91,7 @@ class Elementwise(Op):
 
 def as_float(x: np.ndarray) -> np.ndarray:
     """Integer inputs to exp, log, ... compute in the default float type, as in PyTorch."""
-    return x if x.dtype.kind == "f" else x.astype(np.float32)
+    return x if x.dtype.kind == "f" else x.astype(dtypes.get_default_dtype().numpy)
 
 
 def constant(array: Any) -> Tensor:

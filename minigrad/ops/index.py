@@ -244,3 +244,199 @@ class Stack(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, ...]:
         return tuple(grad.select(ctx.axis, i) for i in range(ctx.count))
+
+
+def _at_least_1d(array: np.ndarray) -> np.ndarray:
+    """PyTorch's gather and scatter take a 0-d tensor (input or index) as one of shape [1]."""
+    return array.reshape(1) if array.ndim == 0 else array
+
+
+def _check_gather_index(a: np.ndarray, index: np.ndarray, axis: int) -> None:
+    """PyTorch's checks, on ``a`` and ``index`` made at least 1-d."""
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if index.ndim != a.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(index.ndim):
+        if d != axis and index.shape[d] > a.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(index.shape)} to "
+                f"be no larger than self {list(a.shape)} apart from dimension {axis}"
+            )
+    size = a.shape[axis]
+    bad = index[(index < 0) | (index >= size)]
+    if bad.size:
+        raise RuntimeError(
+            f"index {bad.flat[0]} is out of bounds for dimension {axis} with size {size}"
+        )
+
+
+class Gather(Op):
+    """``a.gather(dim, index)``: along ``dim``, the element each index names
+    (``out[i][j] = a[i][index[i][j]]`` for dim 1). Its derivative adds the gradient back
+    at those places (an index named twice gets both)."""
+
+    formula = "∂out/∂a: the gradient is added back at the gathered places"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: int = 0, index: Any = None) -> np.ndarray:
+        (axis,) = normalize_dims(dim, a.ndim)
+        values, places = _at_least_1d(a), _at_least_1d(index)
+        _check_gather_index(values, places, axis)
+        ctx.axis, ctx.index, ctx.shape = axis, index, a.shape
+        # The index may be smaller than a in the other dims: take a's corner of its size.
+        corner = tuple(
+            slice(0, n) if d != axis else slice(None) for d, n in enumerate(places.shape)
+        )
+        gathered = np.take_along_axis(values[corner], places.astype(np.int64), axis=axis)
+        return gathered.reshape(index.shape)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=ctx.index)
+
+
+class ScatterAdd(Op):
+    """Zeros of ``shape`` with ``grad`` added at the places ``index`` names along ``dim``:
+    gather's derivative, whose own derivative gathers again."""
+
+    formula = "scatter_add: the gradient is gathered back"
+
+    @staticmethod
+    def forward(
+        ctx: Context,
+        grad: np.ndarray,
+        shape: tuple[int, ...] = (),
+        dim: int = 0,
+        index: Any = None,
+    ) -> np.ndarray:
+        ctx.axis, ctx.index = dim, index
+        result = np.zeros(shape, dtype=grad.dtype)
+        total, places = _at_least_1d(result), _at_least_1d(index)  # total is result's view
+        positions = list(np.indices(places.shape, sparse=True))
+        positions[dim] = places.astype(np.int64)
+        np.add.at(total, tuple(positions), grad.reshape(places.shape))
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        from ..tensor import Tensor
+
+        return grad.gather(ctx.axis, Tensor(ctx.index))
+
+
+class Repeat(Op):
+    """``a.repeat(2, 1)``: copies of ``a`` side by side along each dim (new leading dims
+    when there are more repeats than dims). The gradient sums the copies."""
+
+    formula = "∂repeat/∂a: the gradient of the copies, summed"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, repeats: tuple[int, ...] = ()) -> np.ndarray:
+        if len(repeats) < a.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor"
+            )
+        shape = (1,) * (len(repeats) - a.ndim) + a.shape
+        target = [n * r for n, r in zip(shape, repeats, strict=True)]
+        if any(n < 0 for n in target):
+            negative = next(n for n in target if n < 0)
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {negative}: {target}"
+            )
+        ctx.shape, ctx.repeats, ctx.padded = a.shape, repeats, shape
+        return np.tile(a.reshape(shape), repeats)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        # Split every dim n·r into (r, n), then sum the r copies away.
+        split: list[int] = []
+        for n, r in zip(ctx.padded, ctx.repeats, strict=True):
+            split += [r, n]
+        summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return summed.reshape(ctx.shape)
+
+
+class SplitPiece(Op):
+    """One piece of ``a.split(size, dim)`` or ``a.chunk(n, dim)``: a view of the slice
+    ``start:stop`` along ``dim``. PyTorch records one node for all the pieces; minigrad one
+    per piece, with the same name and the same gradients."""
+
+    name = "SplitBackward0"
+    is_view = True
+    formula = "split: the gradient goes back to the piece's slice, 0 elsewhere"
+
+    @staticmethod
+    def forward(
+        ctx: Context,
+        a: np.ndarray,
+        dim: int = 0,
+        start: int = 0,
+        stop: int = 0,
+        node_name: str = "SplitBackward0",
+    ) -> np.ndarray:
+        ctx.node_name = node_name
+        ctx.axis, ctx.start, ctx.stop, ctx.shape = dim, start, stop, a.shape
+        return a[(slice(None),) * dim + (slice(start, stop),)]
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        def zeros(begin: int, end: int) -> list[Tensor]:
+            if end <= begin:
+                return []
+            shape = list(ctx.shape)
+            shape[ctx.axis] = end - begin
+            return [constant(np.zeros(shape, dtype=grad._array.dtype))]
+
+        before, after = zeros(0, ctx.start), zeros(ctx.stop, ctx.shape[ctx.axis])
+        return Cat.apply(*before, grad, *after, dim=ctx.axis)
+
+
+def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """``a.split(2)``: pieces of 2 along ``dim`` (the last may be smaller);
+    ``a.split([1, 2])``: pieces of those sizes."""
+    if a.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    (axis,) = normalize_dims(dim, a.ndim)
+    size = a.shape[axis]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step == 0 and size != 0:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+            )
+        if step < 0:
+            raise RuntimeError(
+                f"split expects split_size be non-negative, but got split_size={step}"
+            )
+        bounds = [(i, min(i + step, size)) for i in range(0, size, step)] or [(0, 0)]
+        name = "SplitBackward0"
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != size or any(n < 0 for n in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input "
+                f"tensor's size at dimension {axis}), but got split_sizes={sizes}"
+            )
+        starts = np.cumsum([0, *sizes]).tolist()
+        bounds = list(zip(starts[:-1], starts[1:], strict=True))
+        name = "SplitWithSizesBackward0"
+    return tuple(
+        SplitPiece.apply(a, dim=axis, start=start, stop=stop, node_name=name)
+        for start, stop in bounds
+    )
+
+
+def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``a.chunk(3)``: ``chunks`` pieces of equal size along ``dim`` (the last smaller),
+    fewer when the dim is too short, as ``split(ceil(n / chunks))`` gives them."""
+    if a.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    (axis,) = normalize_dims(dim, a.ndim)
+    size = a.shape[axis]
+    if size == 0:  # as many empty pieces as asked for, as PyTorch gives
+        return split(a, [0] * chunks, axis)
+    return split(a, -(-size // chunks) if size else 0, axis)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dtypes
 from ..function import Context
-from ..shapes import broadcast_shape
-from .base import Op
+from ..shapes import broadcast_shape, normalize_dims
+from .base import Op, constant
+from .unary import where
 from .views import SqueezeInPlace, UnsafeView
 
 if TYPE_CHECKING:
@@ -241,3 +242,69 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     if vector_rhs:
         product = product.squeeze(-1)
     return UnsafeView.apply(product, shape=tuple(output_shape))
+
+
+class LinalgVectorNorm(Op):
+    """``a.norm(p, dim, keepdim)``: ``(Σ |aᵢ|ᵖ)^(1/p)``; p = inf is the largest ``|aᵢ|``, p = 0
+    counts the elements that are not 0."""
+
+    formula = "∂‖a‖ₚ/∂aᵢ = aᵢ·|aᵢ|ᵖ⁻²/‖a‖ₚᵖ⁻¹ (p = 2: aᵢ/‖a‖)"
+
+    @staticmethod
+    def forward(
+        ctx: Context, a: np.ndarray, p: Any = 2, dim: Any = None, keepdim: bool = False
+    ) -> np.ndarray:
+        if a.dtype.kind != "f":
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                f"Got {dtypes.scalar_type_name(a.dtype)}"
+            )
+        dims = normalize_dims(dim, a.ndim)
+        ctx.p, ctx.dims, ctx.keepdim, ctx.shape = p, dims, keepdim, a.shape
+        axis = dims if a.ndim else None
+        magnitude = np.abs(a)
+        if p in (float("inf"), -float("inf")) and a.size == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
+                "the operation does not have an identity"
+            )
+        if p == float("inf"):
+            result = np.max(magnitude, axis=axis, keepdims=keepdim)
+        elif p == -float("inf"):
+            result = np.min(magnitude, axis=axis, keepdims=keepdim)
+        elif p == 0:
+            result = np.sum(magnitude != 0, axis=axis, keepdims=keepdim)
+        elif p == 2:
+            result = np.sqrt(np.sum(magnitude * magnitude, axis=axis, keepdims=keepdim))
+        else:
+            with np.errstate(divide="ignore", over="ignore"):
+                total = np.sum(magnitude**p, axis=axis, keepdims=keepdim)
+                result = total ** (1.0 / p)
+        result = np.asarray(result, dtype=a.dtype)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor | None:
+        from .reduce import _unreduce
+
+        a, result = ctx.saved_tensors
+        p = ctx.p
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
+        norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
+        if p == 0:  # a count: no gradient at all (None, as PyTorch gives)
+            return None
+        if p == 1:
+            return spread * a.sign()
+        zero_norm = (norm == 0)._array
+        if p in (float("inf"), -float("inf")):
+            # The gradient is shared by the elements at the extreme, as max's is.
+            at_extreme = (a.abs() == norm)._array
+            count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
+            share = constant((at_extreme / count).astype(a._array.dtype))
+            return spread * a.sign() * share
+        safe_norm = where(zero_norm, 1.0, norm)
+        if p == 2:
+            return where(zero_norm, 0.0, spread * a / safe_norm)
+        scaled = a * a.abs() ** (p - 2) / safe_norm ** (p - 1)
+        return where(zero_norm, 0.0, spread * scaled)

@@ -185,5 +185,121 @@ def where(condition: Any, a: Any, b: Any) -> Tensor:
     """``a`` where ``condition`` holds, else ``b``: ``minigrad.where(x > 0, x, 0.0)``."""
     from ..tensor import Tensor, _operand
 
-    condition = condition._array if isinstance(condition, Tensor) else np.asarray(condition)
+    if isinstance(condition, Tensor):
+        if condition._array.dtype != np.bool_:
+            from .. import dtypes
+
+            raise RuntimeError(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{dtypes.scalar_type_name(condition._array.dtype)}"
+            )
+        condition = condition._array
+    else:
+        condition = np.asarray(condition)
     return Where.apply(_operand(a), _operand(b), condition=condition)
+
+
+class ClampTensor(Elementwise):
+    """``a.clamp(min_tensor, max_tensor)``: bounds that are tensors (broadcast), each of
+    which gets the gradient where it is the value chosen. A missing bound is a constant."""
+
+    name = "ClampBackward0"
+    formula = "∂clamp/∂a = 1 inside, ∂/∂min = 1 below min, ∂/∂max = 1 above max"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(a, low, high)
+        return np.minimum(np.maximum(a, low), high)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        a, low, high = ctx.saved_tensors
+        below = (a < low)._array
+        above = (a > high)._array | (low > high)._array  # min > max gives max, as in PyTorch
+        to_high = above
+        to_low = below & ~above
+        inside = ~(to_low | to_high)
+        return grad * constant(inside), grad * constant(to_low), grad * constant(to_high)
+
+
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    """``a.clamp(min, max)``: bounds both numbers (ClampBackward1) or both tensors
+    (ClampBackward0), as PyTorch takes them; a number and a tensor together are refused."""
+    from ..tensor import Tensor
+
+    as_tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
+    if not any(as_tensors):
+        return Clamp.apply(a, min=min, max=max)
+    if not all(as_tensors):
+        kinds = ", ".join(
+            "Tensor" if isinstance(b, Tensor) else type(b).__name__ for b in (min, max)
+        )
+        raise TypeError(
+            f"clamp() received an invalid combination of arguments - got ({kinds}), but "
+            "expected one of:\n * (Tensor min = None, Tensor max = None)\n"
+            " * (Number min = None, Number max = None)"
+        )
+    far = np.inf if a._array.dtype.kind == "f" else np.iinfo(np.int64).max
+    low = min if min is not None else constant(np.asarray(-far, dtype=a._array.dtype))
+    high = max if max is not None else constant(np.asarray(far, dtype=a._array.dtype))
+    return ClampTensor.apply(a, low, high)
+
+
+class MaskedFill(Op):
+    """``a.masked_fill(mask, value)`` with a number: the filled places get no gradient."""
+
+    formula = "∂/∂a = 0 where mask, else 1"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, mask: Any = None, value: Any = 0) -> np.ndarray:
+        ctx.mask = mask
+        return np.where(mask, np.asarray(value).astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad * constant(~ctx.mask)
+
+
+class MaskedFillTensor(Op):
+    """``a.masked_fill(mask, value)`` with a 0-d tensor: it gets the gradients of the
+    places it filled, summed."""
+
+    name = "MaskedFillBackward1"
+    formula = "∂/∂a = 0 where mask, else 1;  ∂/∂value = Σ over the mask"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, value: np.ndarray, mask: Any = None) -> np.ndarray:
+        ctx.mask = mask
+        return np.where(mask, value.astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        keep = constant(ctx.mask)
+        return grad * ~keep, (grad * keep).sum()
+
+
+def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``value`` where ``mask`` (a bool tensor broadcast to ``a``) is True, else ``a``."""
+    from .. import dtypes
+    from ..shapes import broadcast_shape
+    from ..tensor import Tensor
+
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{dtypes.c_type_name(mask._array.dtype)}"
+        )
+    if broadcast_shape(mask.shape, a.shape) != tuple(a.shape):  # PyTorch's message first
+        raise RuntimeError(
+            f"masked_fill: the mask of shape {list(mask.shape)} is larger than the tensor of "
+            f"shape {list(a.shape)}"
+        )
+    filled = np.broadcast_to(mask._array, a._array.shape)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        return MaskedFillTensor.apply(a, value, mask=filled)
+    return MaskedFill.apply(a, mask=filled, value=value)

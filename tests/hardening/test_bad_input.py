@@ -418,6 +418,89 @@ def draw_with_no_room(L):
     return lambda: widgets.draw(mg.tensor(1.0), max_nodes=0), nothing
 
 
+# -- the Tensor API of PyTorch tutorials: devices, default dtype, new ops ----------------
+def _unchanged_leaf(L):
+    x = f64(L, [[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+
+    def check():
+        assert x.grad is None and x.is_leaf
+        assert values(x) == [[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]
+        x.sum().backward()  # still usable
+        assert values(x.grad) == [[1.0] * 3] * 2
+
+    return x, check
+
+
+def gather_out_of_bounds(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.gather(1, L.tensor([[0, 3]])), check
+
+
+def gather_float_index(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.gather(0, L.tensor([[0.0]])), check
+
+
+def masked_fill_integer_mask(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.masked_fill(L.tensor([1, 0, 1]), 0.0), check
+
+
+def split_sizes_not_summing(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.split([1, 1], dim=1), check
+
+
+def flatten_start_after_end(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.flatten(1, 0), check
+
+
+def unflatten_wrong_sizes(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.unflatten(1, (2, 2)), check
+
+
+def repeat_fewer_dims(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.repeat(2), check
+
+
+def var_of_integers(L):
+    return lambda: L.tensor([1, 2, 3]).var(), nothing
+
+
+def tensor_to_cuda(L):
+    x, check = _unchanged_leaf(L)
+
+    def check_device():
+        check()
+        assert repr(x.device) == "device(type='cpu')"
+
+    return lambda: x.to("cuda"), check_device
+
+
+def zeros_on_cuda(L):
+    return lambda: L.zeros(2, 3, device="cuda"), nothing
+
+
+def integer_default_dtype(L):
+    def check():
+        assert L.get_default_dtype() == L.float32
+        assert L.tensor([1.0]).dtype == L.float32
+
+    return lambda: L.set_default_dtype(L.int64), check
+
+
+def clamp_tensor_and_number(L):
+    x, check = _unchanged_leaf(L)
+    return lambda: x.clamp(L.zeros(3, dtype=L.float64), 1.0), check
+
+
+def unknown_device(L):
+    return lambda: L.ones(2, device="gpu"), nothing
+
+
 def _e(text: str) -> str:
     return re.escape(text)
 
@@ -782,6 +865,84 @@ ROWS = [
         ValueError,
         _e("max_nodes must be at least 1, got 0"),
         torch=False,
+    ),
+    Row(
+        "gather with an index out of bounds",
+        gather_out_of_bounds,
+        RuntimeError,
+        _e("index 3 is out of bounds for dimension 1 with size 3"),
+    ),
+    Row(
+        "gather with a float index",
+        gather_float_index,
+        RuntimeError,
+        _e("gather(): Expected dtype int32/int64 for index"),
+    ),
+    Row(
+        "masked_fill with an integer mask",
+        masked_fill_integer_mask,
+        RuntimeError,
+        _e("masked_fill_ only supports boolean masks, but got mask with dtype long int"),
+    ),
+    Row(
+        "split sizes that do not sum to the dim",
+        split_sizes_not_summing,
+        RuntimeError,
+        _e("split_with_sizes expects split_sizes to sum exactly to 3"),
+    ),
+    Row(
+        "flatten with start_dim after end_dim",
+        flatten_start_after_end,
+        RuntimeError,
+        _e("flatten() has invalid args: start_dim cannot come after end_dim"),
+    ),
+    Row(
+        "unflatten into sizes of another product",
+        unflatten_wrong_sizes,
+        RuntimeError,
+        _e("unflatten: Provided sizes [2, 2] don't multiply up to the size of dim 1 (3)"),
+    ),
+    Row(
+        "repeat with fewer repeats than dims",
+        repeat_fewer_dims,
+        RuntimeError,
+        _e("Number of dimensions of repeat dims can not be smaller than number of dimensions"),
+    ),
+    Row(
+        "var of integers",
+        var_of_integers,
+        RuntimeError,
+        _e("std and var only support floating point and complex dtypes"),
+    ),
+    Row(
+        "a tensor moved to CUDA",
+        tensor_to_cuda,
+        AssertionError,
+        _e("Torch not compiled with CUDA enabled"),
+    ),
+    Row(
+        "zeros on CUDA",
+        zeros_on_cuda,
+        AssertionError,
+        _e("Torch not compiled with CUDA enabled"),
+    ),
+    Row(
+        "an integer default dtype",
+        integer_default_dtype,
+        TypeError,
+        _e("only floating-point types are supported as the default type"),
+    ),
+    Row(
+        "clamp with a tensor and a number",
+        clamp_tensor_and_number,
+        TypeError,
+        _e("clamp() received an invalid combination of arguments - got (Tensor, float)"),
+    ),
+    Row(
+        "an unknown device",
+        unknown_device,
+        RuntimeError,
+        _e("Expected one of cpu, cuda, ipu, xpu, mkldnn") + ".* device string: gpu",
     ),
 ]
 

@@ -39,7 +39,7 @@ CLASSES = ("nll_loss", "cross_entropy")
 def graph_names(node):
     if node is None:
         return None
-    name = node.name().removeprefix("torch::autograd::")
+    name = node.name().replace("torch::", "minigrad::")
     return name, tuple(graph_names(child) for child, _ in node.next_functions)
 
 

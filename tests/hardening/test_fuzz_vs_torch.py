@@ -108,6 +108,32 @@ def _away_from(v: np.ndarray, points: tuple[float, ...]) -> bool:
     return all(bool(np.all(np.abs(v - p) > 1e-3)) for p in points)
 
 
+INF = float("inf")
+
+
+def _zeroable(v: np.ndarray) -> bool:
+    """Small enough for prod's derivative at zeros, and away from the mask's edge."""
+    return v.size <= 8 and _away_from(np.abs(v), (0.5,))
+
+
+def _no_touch(a: np.ndarray, b: np.ndarray) -> bool:
+    """No element of a equal to its bound (clamp has a kink there)."""
+    return bool(np.all(np.abs(a - b) > 1e-3))
+
+
+def _clamp_by_first(x: Any) -> Any:
+    """x clamped from below by its own first column (a tensor bound, broadcast)."""
+    return x.clamp(min=x[..., :1] * 0.5)
+
+
+def _gather_reversed(L: Any, x: Any, dim: int) -> Any:
+    """x.gather(dim, index) with the indices reversed along dim (a permutation)."""
+    size = x.shape[dim]
+    order = np.arange(size)[::-1].reshape([-1 if i == dim % x.ndim else 1 for i in range(x.ndim)])
+    index = np.broadcast_to(order, tuple(x.shape)).copy()
+    return x.gather(dim, L.tensor(index))
+
+
 UNARY = [
     ("neg", lambda v: True, lambda L, x: -x),
     ("neg()", lambda v: True, lambda L, x: x.neg()),
@@ -191,6 +217,31 @@ UNARY = [
         lambda v: _away_from(v, (-1.0, 1.0)),
         lambda L, x: x.clone().clamp_(-1, 1),
     ),
+    ("norm()", _far_from_zero, lambda L, x: x.norm()),
+    ("norm(1)", _far_from_zero, lambda L, x: x.norm(1)),
+    ("L.norm(x, 3)", _far_from_zero, lambda L, x: L.norm(x, 3)),
+    ("norm(inf)", lambda v: _far_from_zero(v) and _no_ties(np.abs(v)), lambda L, x: x.norm(INF)),
+    ("var()", lambda v: v.size > 1, lambda L, x: x.var()),
+    ("std()", lambda v: v.size > 1 and np.std(v) > 1e-3, lambda L, x: x.std()),
+    ("std(unbiased=False)", lambda v: np.std(v) > 1e-3, lambda L, x: x.std(unbiased=False)),
+    ("prod()", lambda v: v.size <= 8, lambda L, x: x.prod()),
+    ("prod() with zeros", _zeroable, lambda L, x: (x * (x.abs() > 0.5)).prod()),
+    ("L.prod()", lambda v: v.size <= 8, lambda L, x: L.prod(x)),
+    ("flatten(1)", lambda v: v.ndim >= 2, lambda L, x: x.flatten(1)),
+    ("flatten(0, -2)", lambda v: v.ndim >= 2, lambda L, x: x.flatten(0, -2)),
+    ("unflatten(0, (1, -1))", lambda v: v.ndim >= 1, lambda L, x: x.unflatten(0, (1, -1))),
+    ("repeat", lambda v: True, lambda L, x: x.repeat(2, *([1] * x.ndim))),
+    ("repeat(1, 2, ...)", lambda v: v.ndim >= 1, lambda L, x: x.repeat(1, *([2] * x.ndim))),
+    ("outer", lambda v: v.ndim == 1, lambda L, x: x.outer(x)),
+    ("L.outer(x, x[:2])", lambda v: v.ndim == 1, lambda L, x: L.outer(x, x[:2])),
+    ("masked_fill(x > 0.5, 0.)", lambda v: True, lambda L, x: x.masked_fill(x > 0.5, 0.0)),
+    ("x.where(x < 0, 1.)", lambda v: True, lambda L, x: x.where(x < 0, 1.0)),
+    ("x.clamp(x[..., :1], None)", lambda v: v.ndim >= 1, lambda L, x: _clamp_by_first(x)),
+    ("x.expand", lambda v: True, lambda L, x: x.expand(2, *x.shape)),
+    ("float().double()", lambda v: True, lambda L, x: x.float().double()),
+    ("x.to(x)", lambda v: True, lambda L, x: x.to(x) * 1),
+    ("x.to('cpu', float64)", lambda v: True, lambda L, x: x.to("cpu", L.float64)),
+    ("x.cpu()", lambda v: True, lambda L, x: x.cpu()),
     ("x.detach()", lambda v: True, lambda L, x: x.detach()),
     ("detach().requires_grad_()", lambda v: True, lambda L, x: x.detach().requires_grad_()),
 ]
@@ -217,6 +268,44 @@ WITH_DIM = [
     ("unsqueeze(dim)", lambda v, d: True, lambda L, x, d, k: x.unsqueeze(d)),
     ("transpose(dim, 0)", lambda v, d: True, lambda L, x, d, k: x.transpose(d, 0)),
     ("select(dim, 0)", lambda v, d: v.shape[d] > 0, lambda L, x, d, k: x.select(d, 0)),
+    ("var(dim)", lambda v, d: v.shape[d] > 1, lambda L, x, d, k: x.var(d, keepdim=k)),
+    (
+        "var(dim, correction=0)",
+        lambda v, d: True,
+        lambda L, x, d, k: x.var(dim=d, correction=0, keepdim=k),
+    ),
+    (
+        "std(dim)",
+        lambda v, d: v.shape[d] > 1 and bool(np.all(np.std(v, axis=d) > 1e-3)),
+        lambda L, x, d, k: x.std(d, keepdim=k),
+    ),
+    ("prod(dim)", lambda v, d: v.shape[d] <= 4, lambda L, x, d, k: x.prod(d, keepdim=k)),
+    (
+        "prod(dim) with zeros",
+        lambda v, d: v.shape[d] <= 4 and _zeroable(v),
+        lambda L, x, d, k: (x * (x.abs() > 0.5)).prod(d, keepdim=k),
+    ),
+    ("cumsum(dim)", lambda v, d: True, lambda L, x, d, k: x.cumsum(d)),
+    ("L.cumsum", lambda v, d: True, lambda L, x, d, k: L.cumsum(x, dim=d)),
+    (
+        "norm(2, dim)",
+        lambda v, d: bool(np.all(np.linalg.norm(v, axis=d) > 0.2)),
+        lambda L, x, d, k: x.norm(2, d, k),
+    ),
+    ("gather(dim, reversed)", lambda v, d: True, lambda L, x, d, k: _gather_reversed(L, x, d)),
+    ("chunk(2, dim)[-1]", lambda v, d: v.shape[d] > 0, lambda L, x, d, k: x.chunk(2, d)[-1]),
+    ("split(1, dim)[0]", lambda v, d: v.shape[d] > 0, lambda L, x, d, k: x.split(1, d)[0]),
+    (
+        "split([1, n-1], dim)[1]",
+        lambda v, d: v.shape[d] > 1,
+        lambda L, x, d, k: x.split([1, x.shape[d] - 1], dim=d)[1],
+    ),
+    ("flatten(dim)", lambda v, d: True, lambda L, x, d, k: x.flatten(d)),
+    (
+        "unflatten(dim, (n, 1))",
+        lambda v, d: True,
+        lambda L, x, d, k: x.unflatten(d, (x.shape[d], 1)),
+    ),
 ]
 
 # Ops of two tensors that broadcast: (name, applies(a values, b values), build(L, a, b)).
@@ -241,6 +330,19 @@ BINARY = [
         lambda L, a, b: _inplace(a, b, "div_"),
     ),
     ("a.copy_(b) on a clone", lambda a, b: True, lambda L, a, b: _inplace(a, b, "copy_")),
+    ("a.clamp(min=b)", lambda a, b: _no_touch(a, b), lambda L, a, b: a.clamp(min=b)),
+    ("a.clamp(max=b)", lambda a, b: _no_touch(a, b), lambda L, a, b: L.clamp(a, max=b)),
+    (
+        "a.clamp(b, b + 1)",
+        lambda a, b: _no_touch(a, b) and _no_touch(a, b + 1),
+        lambda L, a, b: a.clamp(b, b + 1),
+    ),
+    ("a.where(a > b, b)", lambda a, b: True, lambda L, a, b: a.where(a > b, b)),
+    (
+        "a.masked_fill(b > 0, b.sum())",
+        lambda a, b: np.broadcast_shapes(a.shape, b.shape) == a.shape,
+        lambda L, a, b: a.masked_fill(b > 0, b.sum()),
+    ),
 ]
 
 
@@ -272,6 +374,17 @@ VIEWS = {
     "unsqueeze(dim)",
     "transpose(dim, 0)",
     "select(dim, 0)",
+    "flatten(1)",
+    "flatten(0, -2)",
+    "unflatten(0, (1, -1))",
+    "x.expand",
+    "x.to('cpu', float64)",
+    "x.cpu()",
+    "chunk(2, dim)[-1]",
+    "split(1, dim)[0]",
+    "split([1, n-1], dim)[1]",
+    "flatten(dim)",
+    "unflatten(dim, (n, 1))",
 }
 
 

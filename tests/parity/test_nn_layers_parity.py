@@ -26,7 +26,7 @@ def graph_names(node):
     """The backward graph below ``node`` as nested (name, children) tuples."""
     if node is None:
         return None
-    name = node.name().removeprefix("torch::autograd::")
+    name = node.name().replace("torch::", "minigrad::")
     return name, tuple(graph_names(child) for child, _ in node.next_functions)
 
 
