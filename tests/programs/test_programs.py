@@ -36,17 +36,11 @@ LIBRARIES = ("torch", "minigrad")
 # Programs that need a part of the API not yet in minigrad ("awaits"), or that show where
 # minigrad prints something else than torch ("differs"). strict: once one passes, its mark
 # must go.
-AWAITS: dict[str, str] = {
+EXPECTED_TO_FAIL: dict[str, str] = {
     "backward_inputs": (
         "differs: backward(inputs=[t]) with t a non-leaf that retains its grad adds the"
         " gradient to t.grad twice (torch: [3, -1]; minigrad: [6, -2])"
     ),
-    "d2l_control_flow": "awaits Tensor.norm",
-    "devices_and_dtypes": "awaits torch.device, torch.cuda, Tensor.to(device), set_default_dtype",
-    "grad_second_derivative": "awaits Tensor.norm",
-    "legacy_constructor": "awaits the legacy torch.Tensor(...) constructor",
-    "module_dynamic_depth": "awaits Tensor.norm",
-    "minibatch_gradient_accumulation": "awaits Tensor.chunk",
     "inplace_version_counter": (
         "differs: Tensor._version is a VersionCounter object, not an int; the version error"
         " names the tensor's current creator (Add) where torch names the one it had when"
@@ -113,8 +107,8 @@ def program_params() -> list[object]:
     params = []
     for program in PROGRAMS:
         marks = []
-        if program.stem in AWAITS:
-            marks.append(pytest.mark.xfail(strict=True, reason=AWAITS[program.stem]))
+        if program.stem in EXPECTED_TO_FAIL:
+            marks.append(pytest.mark.xfail(strict=True, reason=EXPECTED_TO_FAIL[program.stem]))
         params.append(pytest.param(program.name, marks=marks, id=program.stem))
     return params
 
