@@ -180,7 +180,8 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
     the sum is a new, recorded tensor.
     """
     Tensor = _tensor.Tensor
-    if tensor.grad is None:
+    # ._grad, not .grad: reading a non-leaf's .grad warns, and backward(inputs=[h]) fills it.
+    if tensor._grad is None:
         if owned and not create_graph:
             tensor._grad = Tensor(grad._array)
         elif create_graph and grad.requires_grad:
@@ -190,10 +191,10 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
         else:
             tensor._grad = Tensor(grad._array.copy())
     elif create_graph:
-        tensor._grad = tensor.grad + grad
+        tensor._grad = tensor._grad + grad
     else:
         with no_grad():
-            tensor.grad.add_(grad)
+            tensor._grad.add_(grad)
 
 
 class CopyBackwards(Node):

@@ -46,7 +46,7 @@ def _numerical_jacobians(func: Callable[..., Any], inputs: list[Tensor], eps: fl
                 flat[k] = original + eps
                 plus = [o._array.reshape(-1).copy() for o in _as_list(func(*inputs))]
                 flat[k] = original - eps
-                minus = [o._array.reshape(-1) for o in _as_list(func(*inputs))]
+                minus = [o._array.reshape(-1).copy() for o in _as_list(func(*inputs))]
                 flat[k] = original
                 rows.append([(p - m) / (2 * eps) for p, m in zip(plus, minus, strict=True)])
             outputs = _as_list(func(*inputs))

@@ -11,7 +11,9 @@ Known differences, documented here and in the lead's report:
 - The version-counter error ends with minigrad's own hint (PyTorch's points to its anomaly
   detection, which minigrad does not have).
 - ``node.name()`` of PyTorch's C++ nodes is "torch::autograd::AccumulateGrad" /
-  "torch::autograd::CopyBackwards"; minigrad's is the class name that both reprs show.
+  "torch::autograd::CopyBackwards"; minigrad's is the same in its own namespace,
+  "minigrad::autograd::AccumulateGrad" (as dtypes read minigrad.float32); both libraries'
+  reprs show "AccumulateGrad".
 - A view taken under ``no_grad`` of a tensor that requires grad: PyTorch marks it
   ``requires_grad=True`` (a leaf whose in-place changes it then forbids); in minigrad it is
   an ordinary constant, as every other result made under ``no_grad``.
@@ -37,6 +39,7 @@ def name_tree(node):
     # torch's C++ nodes are named "torch::autograd::AccumulateGrad", minigrad's
     # "minigrad::autograd::AccumulateGrad": the same name in each library's namespace.
     name = node.name().replace("torch::", "minigrad::")
+    assert "::" not in name or name.startswith("minigrad::autograd::")
     return (name, tuple(name_tree(child) for child, _ in node.next_functions))
 
 
