@@ -44,4 +44,5 @@ for forget in (False, True):
         loss.backward()
         optimizer.step()
     print("forget" if forget else "zeroed", f"loss {loss.item():.5f}", layer.bias.data)
-print(optimizer.state_dict()["param_groups"])
+group = optimizer.state_dict()["param_groups"][0]
+print("saved group:", group["lr"], group["momentum"], group["nesterov"], group["params"])
