@@ -22,7 +22,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modu
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench
+.PHONY: lab test docs bootstrap lint format clean bench lite
 
 # Open the lessons in JupyterLab. The landing page is the first of these that exists.
 lab: bootstrap
@@ -60,6 +60,11 @@ docs: bootstrap
 
 bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
+
+# A JupyterLite site of the lessons (Python in the browser) into build/lite: see
+# docs/jupyterlite.md for what works there and what does not yet.
+lite: bootstrap
+	VENV="$(VENV)" bash scripts/build_lite.sh
 
 # minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
 # prints medians and ratios, writes bench/results.json. About 4 minutes.

@@ -21,9 +21,11 @@ Where the pages come from
 Notebooks are rendered from their stored outputs, never executed here: the outputs are
 those of a real run, checked by ``pytest --nbval``. They are stored with their widget
 state, so the widgets (the backward stepper's slider, ...) work in the rendered page,
-driven by the ipywidgets HTML manager with no kernel. Its JavaScript is served from this
-site, not from a CDN, so the pages work offline: ``scripts/fetch_widget_js.sh`` fetches it
-from the npm registry into ``.venv/share/minigrad-js`` (``make docs`` runs it first).
+driven by the ipywidgets HTML manager with no kernel; the drawings are laid out by Graphviz
+compiled to WebAssembly, which the notebooks carry in their widget state. The JavaScript is
+served from this site, not from a CDN, so the pages work offline:
+``scripts/fetch_widget_js.sh`` fetches it from the npm registry (and copies anywidget's
+from its package) into ``.venv/share/minigrad-js`` (``make docs`` runs it first).
 """
 
 from __future__ import annotations
@@ -124,6 +126,7 @@ WIDGET_JS = Path(os.environ.get("MINIGRAD_WIDGET_JS", SHARE / "minigrad-js"))
 MATHJAX = Path(os.environ.get("MINIGRAD_MATHJAX", SHARE / "minigrad-mathjax"))
 for folder, needed, script in [
     (WIDGET_JS, "html-manager/dist/embed-amd.js", "fetch_widget_js.sh"),
+    (WIDGET_JS, "anywidget.js", "fetch_widget_js.sh"),
     (MATHJAX, "mathjax/tex-mml-chtml.js", "fetch_mathjax.sh"),
 ]:
     if not (folder / needed).is_file():
@@ -133,8 +136,9 @@ for folder, needed, script in [
 nb_ipywidgets_js = {
     "require.js": {},
     "widget_assets_path.js": {},  # font paths and a MathJax 3 bridge: see the file
-    # No data-jupyter-widgets-cdn: the lessons only use ipywidgets' own controls, which
-    # the bundle contains, so nothing is ever fetched from a CDN.
+    # No data-jupyter-widgets-cdn: the lessons use ipywidgets' own controls, which the
+    # bundle contains, and anywidget's module (the drawings, with Graphviz in their widget
+    # state), which widget_assets_path.js maps to _static/anywidget.js: no CDN is needed.
     "html-manager/dist/embed-amd.js": {},
 }
 mathjax_path = "mathjax/tex-mml-chtml.js"

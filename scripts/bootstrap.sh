@@ -5,7 +5,8 @@
 #   1. a virtual environment in .venv (python3 -m venv);
 #   2. minigrad installed into it in editable mode with its extras, redone only when
 #      pyproject.toml changed since the last install;
-#   3. Graphviz's `dot` program (system package) for the graph drawings;
+#   3. (nothing for the drawings: Graphviz runs in the browser, shipped in the package;
+#      Graphviz's `dot` program is optional, used only to save a drawing as a file);
 #   4. Chromium for the browser tests, only when asked for;
 #   5. a JupyterLab settings override that turns off the news/update toast;
 #   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
@@ -53,16 +54,18 @@ fi
 # One stamp per set of extras, so switching to MINIGRAD_REQUIRE_ALL=1 installs torch once.
 stamp="$VENV/.minigrad-installed-${EXTRAS//,/-}"
 if [[ pyproject.toml -nt "$stamp" ]]; then
+    # The distribution was called `minigrad` before it became `minigrad-classroom` (that
+    # name is another project's on PyPI): an older venv has both, so remove the old one.
+    if "$VENV/bin/python" -m pip show --quiet minigrad >/dev/null 2>&1; then
+        "$VENV/bin/python" -m pip uninstall --quiet --yes minigrad
+    fi
     say "pip install -e '.[$EXTRAS]' (first time takes a minute)"
     "$VENV/bin/python" -m pip install --quiet -e ".[$EXTRAS]"
     touch "$stamp"
 fi
 
-# --- 3 + 4. system packages: Graphviz always, Chromium when asked ----------------------
+# --- 4. system packages: Chromium for the browser tests, when asked -------------------
 apt_packages=()
-if ! command -v dot >/dev/null; then
-    apt_packages+=(graphviz)
-fi
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     apt_packages+=(chromium chromium-driver)
 fi
@@ -77,15 +80,6 @@ if ((${#apt_packages[@]})); then
     fi
 fi
 
-if ! command -v dot >/dev/null; then
-    msg="Graphviz's \`dot\` program is not installed: graphs cannot be drawn, and
-    the tests that need it skip (fail under MINIGRAD_REQUIRE_ALL=1). Install it with one of:
-        sudo apt-get install graphviz             (Debian, Ubuntu)
-        brew install graphviz                     (macOS)
-        conda install -c conda-forge graphviz     (conda)"
-    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
-    warn "$msg"
-fi
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     msg="Chromium is not installed: the browser tests skip (fail under MINIGRAD_REQUIRE_ALL=1).
     Install it with: sudo apt-get install chromium chromium-driver"
@@ -109,7 +103,7 @@ JSON
 # (exported lessons, the docs site, the static-HTML browser test). Fetched once from the
 # npm registry into the venv; a version stamp makes later runs do nothing.
 if command -v npm >/dev/null; then
-    bash scripts/fetch_widget_js.sh "$VENV/share/minigrad-js" ||
+    VENV="$VENV" bash scripts/fetch_widget_js.sh "$VENV/share/minigrad-js" ||
         warn "could not fetch the widget JavaScript from the npm registry"
 else
     msg="npm is not installed: exported lessons cannot embed the widget JavaScript.

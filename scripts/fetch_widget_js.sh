@@ -7,12 +7,17 @@
 #
 #   DEST/require.js
 #   DEST/html-manager/dist/embed-amd.js    (and its icon fonts beside it)
+#   DEST/anywidget.js                      (the front end of the drawings' widgets, copied
+#                                           from the anywidget package installed in VENV)
 #
 # and nbconvert is then pointed at them:
 #
 #   jupyter nbconvert --to html NOTEBOOK.ipynb \
 #       --HTMLExporter.require_js_url=file://DEST/require.js \
 #       --HTMLExporter.widget_renderer_url=file://DEST/html-manager/dist/embed-amd.js
+#
+# with anywidget.js copied beside the page (require.js looks for the module `anywidget`
+# there; the docs site maps it to its _static folder instead).
 #
 # Usage: scripts/fetch_widget_js.sh [DEST]   (default: .venv/share/minigrad-js)
 # Safe to re-run: nothing is fetched when DEST already holds these versions. Needs npm.
@@ -25,9 +30,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 HTML_MANAGER_VERSION=1.0.15
 REQUIREJS_VERSION=2.3.8
 
-DEST="${1:-${VENV:-.venv}/share/minigrad-js}"
+VENV="${VENV:-.venv}"
+DEST="${1:-$VENV/share/minigrad-js}"
 stamp="$DEST/.versions"
-wanted="html-manager $HTML_MANAGER_VERSION, requirejs $REQUIREJS_VERSION"
+# anywidget's front end comes with its Python package (a dependency of this project).
+anywidget_js="$("$VENV/bin/python" -c 'import anywidget, pathlib
+print(pathlib.Path(anywidget.__file__).parent / "nbextension" / "index.js")')"
+anywidget_version="$("$VENV/bin/python" -c 'import anywidget; print(anywidget.__version__)')"
+wanted="html-manager $HTML_MANAGER_VERSION, requirejs $REQUIREJS_VERSION, anywidget $anywidget_version"
 
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
     exit 0
@@ -51,5 +61,6 @@ rm -rf "$DEST"
 mkdir -p "$DEST/html-manager"
 cp "$work/requirejs/package/require.js" "$DEST/require.js"
 cp -r "$work/html-manager/package/dist" "$DEST/html-manager/dist"
+cp "$anywidget_js" "$DEST/anywidget.js"
 echo "$wanted" >"$stamp"
 echo "fetch_widget_js: $wanted in $DEST"

@@ -17,10 +17,10 @@ def test_both_packages_import_from_this_checkout():
 
 
 def test_installed_metadata_matches_pyproject():
-    meta = metadata.metadata("minigrad")
+    meta = metadata.metadata("minigrad-classroom")
     assert meta["Requires-Python"] == ">=3.11"
     assert {"dev", "oracle"} <= set(meta.get_all("Provides-Extra"))
-    assert 'torch==2.13.0; extra == "oracle"' in metadata.requires("minigrad")
+    assert 'torch==2.13.0; extra == "oracle"' in metadata.requires("minigrad-classroom")
 
 
 def test_nbval_sanitize_file():

@@ -3,7 +3,7 @@
 >>> import minigrad as mg
 >>> import widgets
 >>> x = mg.tensor(2.0, requires_grad=True)
->>> drawing = widgets.draw(x * x)           # a graphviz.Digraph: shows as SVG in Jupyter
+>>> drawing = widgets.draw(x * x)           # DOT text, drawn by Graphviz in the browser
 >>> stepper = widgets.BackwardStepper(x * x)  # step through its backward pass
 >>> stepper.num_steps
 2

@@ -5,7 +5,7 @@
 >>> x = mg.tensor(2.0, requires_grad=True)
 >>> w = mg.tensor(3.0, requires_grad=True)
 >>> y = x * w
->>> drawing = widgets.draw(y)          # in a notebook, the drawing shows as SVG
+>>> drawing = widgets.draw(y)          # in a notebook, Graphviz draws it in the browser
 >>> "MulBackward0" in drawing.source and 'label="x' in drawing.source
 True
 
@@ -17,9 +17,7 @@ is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +26,7 @@ import graphviz
 
 from minigrad import Tensor
 
+from ._browser import GraphvizView
 from ._graph import (
     CONSTANT,
     DERIVATIVE,
@@ -57,12 +56,13 @@ GREY = "#999999"
 BLACK = "#000000"
 
 INSTALL_GRAPHVIZ = (
-    "Graphviz's `dot` program is not installed (or not on PATH), so the drawing cannot be "
-    "rendered. Install it with one of:\n"
+    "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
+    "a drawing shown in a notebook is laid out by Graphviz in the browser. Saving a drawing "
+    "to a file (render, pipe) does; install it with one of:\n"
     "    sudo apt-get install graphviz        (Debian, Ubuntu)\n"
     "    brew install graphviz                (macOS)\n"
     "    conda install -c conda-forge graphviz\n"
-    "The DOT source is still available as `drawing.source`."
+    "The DOT source is available as `drawing.source`."
 )
 
 
@@ -74,11 +74,35 @@ class GraphvizMissingError(graphviz.ExecutableNotFound):
 
 
 class Drawing(graphviz.Digraph):
-    """A ``graphviz.Digraph`` whose rendering explains how to install a missing ``dot``."""
+    """A ``graphviz.Digraph`` that Jupyter shows by laying it out in the browser.
+
+    In a notebook the drawing is a ``GraphvizView`` widget: Graphviz compiled to
+    WebAssembly draws it on the page, so the ``dot`` program is not needed. ``render`` and
+    ``pipe`` (an SVG or PNG file made in Python) still run ``dot``, and explain how to
+    install it when it is missing.
+    """
 
     def __repr__(self) -> str:
         # The default repr shows a memory address, which differs on every run of a lesson.
         return "<widgets.Drawing: shown as a picture in Jupyter; .source has the DOT text>"
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None, **_: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        data, metadata = self.widget()._repr_mimebundle_()
+        data["text/plain"] = repr(self)  # a viewer without widgets shows this
+        return data, metadata
+
+    def widget(self) -> GraphvizView:
+        """The widget that shows this drawing in the browser (a new one on each call), to
+        place inside other widgets.
+
+        >>> drawing = Drawing()
+        >>> drawing.node("a")
+        >>> drawing.widget().dot == drawing.source
+        True
+        """
+        return GraphvizView(dot=self.source)
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -91,49 +115,6 @@ class Drawing(graphviz.Digraph):
             return super().render(*args, **kwargs)
         except graphviz.ExecutableNotFound as error:
             raise GraphvizMissingError() from error
-
-    def start_svg(self) -> Layout:
-        """Start laying the drawing out as SVG, in Graphviz's own process: Python can do
-        other work until it asks for the result (``.result()``, the same text as
-        ``pipe(format="svg", encoding="utf-8")``).
-
-        >>> drawing = Drawing()
-        >>> drawing.node("a")
-        >>> layout = drawing.start_svg()  # ... other work here ...
-        >>> "<svg" in layout.result()
-        True
-        """
-        return Layout(self, "svg")
-
-
-class Layout:
-    """A drawing being laid out by Graphviz in its own process."""
-
-    def __init__(self, drawing: Drawing, format: str) -> None:
-        self.command = [drawing.engine, f"-T{format}"]
-        self.encoding = drawing.encoding
-        # The input is a file, read by the process on its own: nothing in Python has to
-        # feed it while the layout runs.
-        with tempfile.TemporaryFile() as source:
-            source.write(drawing.source.encode(self.encoding))
-            source.seek(0)
-            try:
-                self._process = subprocess.Popen(
-                    self.command, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-                )
-            except FileNotFoundError as error:
-                raise GraphvizMissingError() from error
-
-    def result(self) -> str:
-        """Wait for Graphviz and return what it wrote, as ``Drawing.pipe`` would."""
-        output, errors = self._process.communicate()
-        if errors:  # warnings, which graphviz.pipe shows too
-            sys.stderr.write(errors.decode(self.encoding, errors="replace"))
-        if self._process.returncode:
-            raise graphviz.CalledProcessError(
-                self._process.returncode, self.command, output=output, stderr=errors
-            )
-        return output.decode(self.encoding)
 
 
 @dataclass(frozen=True)
@@ -208,7 +189,7 @@ def new_digraph(rankdir: str) -> Drawing:
     if rankdir not in ("LR", "RL", "TB", "BT"):
         raise ValueError(f"rankdir must be one of 'LR', 'RL', 'TB', 'BT', got {rankdir!r}")
     drawing = Drawing(graph_attr={"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35"})
-    drawing.attr("node", fontname="Helvetica", fontsize="11", margin="0.08,0.04", height="0.3")
+    drawing.attr("node", fontname="Helvetica", fontsize="11", margin="0.1,0.07", height="0.3")
     drawing.attr("edge", fontname="Helvetica", fontsize="10", arrowsize="0.7")
     return drawing
 
@@ -219,9 +200,18 @@ def add_boxes(
     labels: Mapping[str, Sequence[str]],
     edge_labels: Mapping[str, str] | None = None,
     edge_color: str = "#444444",
+    classes: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
-    """Every box and arrow of ``graph`` into ``drawing``, with the static looks."""
+    """Every box and arrow of ``graph`` into ``drawing``, with the static looks.
+
+    ``classes`` maps an element id (``mg-n3``) to classes for its SVG group: DOT's ``class``
+    attribute, which Graphviz copies into the SVG (the stepper's frames style them)."""
     edge_labels = edge_labels or {}
+    classes = classes or {}
+
+    def class_of(element_id: str) -> dict[str, str]:
+        return {"class": " ".join(classes[element_id])} if classes.get(element_id) else {}
+
     for box in graph.nodes.values():
         look = look_of(box)
         drawing.node(
@@ -234,10 +224,18 @@ def add_boxes(
             color=look.border,
             fontcolor=look.font,
             penwidth=str(look.penwidth),
+            **class_of(f"mg-{box.id}"),
         )
     for edge in graph.edges:
         label = {"label": edge_labels[edge.id]} if edge.id in edge_labels else {}
-        drawing.edge(edge.tail, edge.head, id=f"mg-{edge.id}", color=edge_color, **label)
+        drawing.edge(
+            edge.tail,
+            edge.head,
+            id=f"mg-{edge.id}",
+            color=edge_color,
+            **label,
+            **class_of(f"mg-{edge.id}"),
+        )
 
 
 def draw(

@@ -106,12 +106,11 @@ x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
 (f' + f'', not f''). To get f'' alone this way, keep <code>g = x.grad</code>,
 set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
 </ol></div>"""
-        svg = self.drawing.pipe(format="svg", encoding="utf-8")
-        svg = svg[svg.index("<svg") :]
-        graph = ipywidgets.HTML(
+        heading = ipywidgets.HTML(
             '<div style="font-family: sans-serif"><b>The graph of y, and beside it (reddish '
-            "purple) the graph that computes x.grad:</b></div>" + svg
+            "purple) the graph that computes x.grad:</b></div>"
         )
+        graph = ipywidgets.VBox([heading, self.drawing.widget()])  # drawn in the browser
         title = ipywidgets.HTML(
             '<b style="font-family: sans-serif">Stepping through '
             "<code>x.grad.backward()</code>:</b>"

@@ -20,18 +20,18 @@ then exactly as after ``output.backward(gradient, retain_graph, create_graph)``:
 ``.grad`` values, the same freed (or retained) graph. No gradient is computed here: every
 number shown comes from the engine's step records.
 
-Graphviz lays the graph out once, into one picture for the whole pass (``widgets._svg``):
-its boxes and arrows carry classes naming the steps they take part in, and each line of
-text holds every text it will show. Frame ``k`` (0 = before any step) is then a short
-stylesheet that colours the classes of steps 1 to ``k`` and shows their texts, plus a
-panel of text, prepared in Python. The frames sit in a ``Stack``, which shows (and so
-applies) only the selected one; its ``selected_index`` is jslinked to the position
-slider, itself jslinked to a ``Play``. So the slider and Play step through the pass in the
-browser with no kernel, e.g. in an HTML export of the notebook. Play's ■ button is a
-kernel-free reset, and the slider takes the arrow keys, Home and End. The reset, back, step
-and run buttons are Python callbacks that move the same slider: they need a running
-kernel, and a note under them says so (a page cannot tell whether a kernel is behind it,
-so the note is always shown).
+Graphviz lays the graph out once, in the browser, into one picture for the whole pass
+(``widgets._svg``, ``widgets._browser``): its boxes and arrows carry classes naming the
+steps they take part in, and each line of text holds every text it will show. Frame ``k``
+(0 = before any step) is then a short stylesheet that colours the classes of steps 1 to
+``k`` and shows their texts, plus a panel of text, prepared in Python. The frames sit in a
+``Stack``, which shows (and so applies) only the selected one; its ``selected_index`` is
+jslinked to the position slider, itself jslinked to a ``Play``. So the slider and Play
+step through the pass in the browser with no kernel, e.g. in an HTML export of the
+notebook. Play's ■ button is a kernel-free reset, and the slider takes the arrow keys,
+Home and End. The reset, back, step and run buttons are Python callbacks that move the same
+slider: they need a running kernel, and a note under them says so (a page cannot tell
+whether a kernel is behind it, so the note is always shown).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from minigrad.engine import BackwardPass, Step
 from minigrad.function import AccumulateGrad, Node, short_name
 
 from . import _graph
+from ._browser import GraphvizView
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -60,7 +61,7 @@ from ._graph import (
     full_value,
     short_value,
 )
-from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, mark_steps
+from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
 from .draw import (
     BLUISH_GREEN,
     GREY,
@@ -169,13 +170,12 @@ class BackwardStepper(ipywidgets.VBox):
 
         self.scope = f"minigrad-stepper-{next(_scopes)}"
         frames = _Frames(self)
-        # Graphviz lays the graph out once, in its own process: meanwhile Python writes the
-        # frames and makes the widgets, which do not need the layout.
-        layout = frames.drawing(rankdir).start_svg()
+        # The picture: the DOT text, with the classes the frames style and the texts they
+        # show, which Graphviz lays out once, in the browser.
+        self.dot = frames.drawing(rankdir).source
+        self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
         self._build_controls()
-        self.picture = frames.picture(layout.result())
-        self._picture.value = self.picture
 
     # -- the state, for scripts and tests ---------------------------------------------------
     @property
@@ -204,9 +204,9 @@ class BackwardStepper(ipywidgets.VBox):
 
     @property
     def html(self) -> str:
-        """The HTML of what is shown now: the picture, then the frame (its stylesheet and
-        its panel)."""
-        return self.picture + self.frames[self.position]
+        """The HTML of the frame shown now, under the picture: its stylesheet and its
+        panel."""
+        return self.frames[self.position]
 
     def step(self) -> None:
         """Show one more step (nothing happens at the end)."""
@@ -240,7 +240,11 @@ class BackwardStepper(ipywidgets.VBox):
             for frame in self.frames[1:]
         ]
         self._stack = ipywidgets.Stack(pages, selected_index=0)
-        self._picture = ipywidgets.HTML()  # the picture, once Graphviz has drawn it
+        # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
+        # scope class.
+        self._picture = GraphvizView(self.dot, self.text_copies)
+        self._picture.add_class(PICTURE_CLASS)
+        self._picture.add_class(self.scope)
         self._slider = ipywidgets.IntSlider(
             value=0,
             min=0,
@@ -621,13 +625,8 @@ class _Frames:
             self.texts[f"mg-{edge}"] = [[(0, ""), (when, self.short(grad))]]
         edge_labels = {edge: f" {self.short(grad)} " for edge, (_, grad) in self.edge_grad.items()}
         drawing = new_digraph(rankdir)
-        add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY)
+        add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY, classes=self.classes)
         return drawing
-
-    def picture(self, svg: str) -> str:
-        """The picture of the whole pass, from the drawing laid out by Graphviz."""
-        svg = mark_steps(svg, self.classes, self.texts)
-        return f'<div class="{PICTURE_CLASS} {self.stepper.scope}">{svg}</div>'
 
     def frames(self) -> list[str]:
         """Each frame: its stylesheet for the picture, and its panel."""

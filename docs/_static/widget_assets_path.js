@@ -11,6 +11,9 @@
         paths: {
             "@jupyter-widgets/html-manager/dist": dist.slice(0, -1),
             "@jupyter-widgets": dist.slice(0, -1),
+            // The drawings are anywidget widgets: their front-end module, served from
+            // _static (scripts/fetch_widget_js.sh copies it there), not from a CDN.
+            anywidget: new URL("anywidget", document.currentScript.src).href,
         },
     });
 

@@ -12,6 +12,9 @@ Fixtures
     ``stepper_notebook`` path of a notebook, written into ``tmp_path``, whose last cell
                         shows a ``BackwardStepper`` for ``y = x*w + x``
     ``lab_server``      a JupyterLab serving ``tmp_path``: ``(base_url, token)``
+    ``notebook7_server`` the same with Notebook 7
+    ``without_dot``     (automatic) Graphviz's ``dot`` hidden from PATH for the whole test
+    ``export_html``     a function: execute a notebook, export it to HTML for offline use
     ``artifacts``       ``test-artifacts/`` at the repository root, for screenshots
     ``read_stepper``    a function of the page: what the stepper shows now, as the browser
                         computed it (see ``READ_STEPPER``), plus ``lit`` (the boxes drawn
@@ -21,8 +24,10 @@ Fixtures
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -35,6 +40,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbclient import NotebookClient
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,6 +136,10 @@ def check_drawn_consistently(state: dict) -> None:
 def read_stepper():
     def read(page) -> dict:
         expect(page.locator(".minigrad-frame:visible")).to_have_count(1)
+        # The picture appears once Graphviz (WebAssembly) has loaded and laid it out, which
+        # the page does on its own time, after the widgets are shown.
+        picture = page.locator(".minigrad-stepper .minigrad-picture svg g.node").first
+        expect(picture).to_be_visible(timeout=60_000)
         state = page.locator(".minigrad-stepper").evaluate(READ_STEPPER)
         check_drawn_consistently(state)
         state["lit"] = lit_up(state)
@@ -192,24 +202,26 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def lab_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """Start ``jupyter lab`` on a free port with a random token; stop it afterwards."""
+@contextlib.contextmanager
+def jupyter_server(app: str, root: Path) -> Iterator[tuple[str, str]]:
+    """Start ``jupyter lab`` or ``jupyter notebook`` (Notebook 7) serving ``root``, on a
+    free port with a random token: ``(base_url, token)``; stop it afterwards."""
     port, token = _free_port(), secrets.token_hex(16)
-    # The kernel runs from tmp_path; the editable install puts minigrad and widgets on
-    # its path. A private config dir keeps a developer's own Jupyter config out.
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / ".jupyter-config")}
-    log = (tmp_path / "jupyter-lab.log").open("wb")
+    # The kernel runs from root; the editable install puts minigrad and widgets on its
+    # path. A private config dir keeps a developer's own Jupyter config out.
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter-config")}
+    log_path = root / f"jupyter-{app}.log"
+    log = log_path.open("wb")
     server = subprocess.Popen(
         [
             str(VENV_BIN / "jupyter"),
-            "lab",
+            app,
             "--no-browser",
             "--allow-root",
             "--ip=127.0.0.1",
             f"--port={port}",
             f"--ServerApp.token={token}",
-            f"--ServerApp.root_dir={tmp_path}",
+            f"--ServerApp.root_dir={root}",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -218,7 +230,7 @@ def lab_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     )
     base_url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(f"{base_url}/api/status?token={token}", server, tmp_path)
+        _wait_until_up(f"{base_url}/api/status?token={token}", server, log_path)
         yield base_url, token
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -230,12 +242,26 @@ def lab_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
         log.close()
 
 
-def _wait_until_up(status_url: str, server: subprocess.Popen, tmp_path: Path) -> None:
+@pytest.fixture
+def lab_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A JupyterLab serving ``tmp_path``: ``(base_url, token)``."""
+    with jupyter_server("lab", tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def notebook7_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A Notebook 7 serving ``tmp_path``: ``(base_url, token)``."""
+    with jupyter_server("notebook", tmp_path) as server:
+        yield server
+
+
+def _wait_until_up(status_url: str, server: subprocess.Popen, log_path: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            log = (tmp_path / "jupyter-lab.log").read_text(errors="replace")
-            pytest.fail(f"jupyter lab exited with code {server.returncode}:\n{log}")
+            log = log_path.read_text(errors="replace")
+            pytest.fail(f"jupyter exited with code {server.returncode}:\n{log}")
         try:
             with urllib.request.urlopen(status_url, timeout=2) as answer:
                 if answer.status == 200:
@@ -243,16 +269,96 @@ def _wait_until_up(status_url: str, server: subprocess.Popen, tmp_path: Path) ->
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.3)
-    pytest.fail("jupyter lab did not answer /api/status within 60 s")
+    pytest.fail("jupyter did not answer /api/status within 60 s")
 
 
 @pytest.fixture(scope="session")
-def widget_js() -> tuple[Path, Path]:
-    """Local require.js and html-manager's embed-amd.js: ``(require_js, embed_amd_js)``.
+def widget_js() -> tuple[Path, Path, Path]:
+    """Local require.js, html-manager's embed-amd.js and anywidget's front end:
+    ``(require_js, embed_amd_js, anywidget_js)``.
 
     Fetched from the npm registry by ``scripts/fetch_widget_js.sh`` into the venv the first
     time (about a second, 5 MB); later runs find them there and fetch nothing.
     """
     dest = Path(sys.prefix) / "share" / "minigrad-js"
-    subprocess.run([str(ROOT / "scripts" / "fetch_widget_js.sh"), str(dest)], check=True)
-    return dest / "require.js", dest / "html-manager" / "dist" / "embed-amd.js"
+    subprocess.run(
+        [str(ROOT / "scripts" / "fetch_widget_js.sh"), str(dest)],
+        check=True,
+        env={**os.environ, "VENV": sys.prefix},
+    )
+    return (
+        dest / "require.js",
+        dest / "html-manager" / "dist" / "embed-amd.js",
+        dest / "anywidget.js",
+    )
+
+
+def export_notebook_html(notebook: Path, widget_js: tuple[Path, Path, Path]) -> Path:
+    """Execute ``notebook`` in place with its widget state stored, export it with
+    ``jupyter nbconvert --to html`` against the local widget JavaScript (no CDN: offline),
+    and put anywidget's front end beside the page, where require.js looks for it."""
+    require_js, embed_amd_js, anywidget_js = widget_js
+    executed = nbformat.read(notebook, as_version=4)
+    NotebookClient(
+        executed,
+        timeout=120,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(notebook.parent)}},
+    ).execute()
+    nbformat.write(executed, notebook)
+    subprocess.run(
+        [
+            str(VENV_BIN / "jupyter"),
+            "nbconvert",
+            "--to",
+            "html",
+            str(notebook),
+            f"--HTMLExporter.require_js_url={require_js.as_uri()}",
+            f"--HTMLExporter.widget_renderer_url={embed_amd_js.as_uri()}",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    shutil.copy(anywidget_js, notebook.parent / "anywidget.js")
+    return notebook.with_suffix(".html")
+
+
+@pytest.fixture
+def export_html(widget_js):
+    return lambda notebook: export_notebook_html(notebook, widget_js)
+
+
+# Graphviz's programs: hidden from the servers and kernels of the browser tests, which must
+# draw with the Graphviz in the browser alone.
+GRAPHVIZ_PROGRAMS = {"dot", "neato", "twopi", "circo", "fdp", "sfdp", "patchwork", "osage"}
+
+
+def path_without_graphviz(shadows: Path) -> str:
+    """PATH with every folder that holds ``dot`` replaced by a folder of links to everything
+    else in it (made under ``shadows``)."""
+    folders = []
+    for i, folder in enumerate(os.environ.get("PATH", "").split(os.pathsep)):
+        if folder and (Path(folder) / "dot").exists():
+            shadow = shadows / f"path-{i}"
+            shadow.mkdir(parents=True, exist_ok=True)
+            for entry in Path(folder).iterdir():
+                link = shadow / entry.name
+                if entry.name not in GRAPHVIZ_PROGRAMS and not link.is_symlink():
+                    link.symlink_to(entry)
+            folder = str(shadow)
+        folders.append(folder)
+    return os.pathsep.join(folders)
+
+
+@pytest.fixture(autouse=True)
+def without_dot(tmp_path_factory) -> Iterator[None]:
+    """Every browser test runs with Graphviz's ``dot`` absent from PATH (servers, kernels and
+    nbconvert inherit it): the drawings must need nothing but the browser."""
+    before = os.environ.get("PATH", "")
+    os.environ["PATH"] = path_without_graphviz(tmp_path_factory.mktemp("no-dot"))
+    try:
+        assert shutil.which("dot") is None
+        yield
+    finally:
+        os.environ["PATH"] = before

@@ -1,20 +1,16 @@
 """The nbconvert HTML export of a stepper notebook, stepped through with no kernel.
 
 The notebook is executed with its widget state stored, exported with
-``jupyter nbconvert --to html`` against local copies of require.js and the widget
-renderer (no CDN: the test runs offline), and opened over file://. Only the browser-side
-links work there (position slider -> Stack of frames), which is exactly what is tested.
+``jupyter nbconvert --to html`` against local copies of require.js, the widget renderer
+and anywidget's front end (no CDN: the test runs offline), and opened over file://, with
+Graphviz's ``dot`` absent from PATH: the picture is drawn by Graphviz in the browser. Only
+the browser-side links work there (position slider -> Stack of frames), which is exactly
+what is tested.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-import nbformat
 import pytest
-from nbclient import NotebookClient
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -22,36 +18,10 @@ pytestmark = pytest.mark.browser
 NUM_STEPS = 4  # y = x*w + x: AddBackward0, MulBackward0, one AccumulateGrad per leaf
 
 
-def export_html(notebook: Path, require_js: Path, embed_amd_js: Path) -> Path:
-    executed = nbformat.read(notebook, as_version=4)
-    NotebookClient(
-        executed,
-        timeout=120,
-        kernel_name="python3",
-        store_widget_state=True,
-        resources={"metadata": {"path": str(notebook.parent)}},
-    ).execute()
-    nbformat.write(executed, notebook)
-    subprocess.run(
-        [
-            str(Path(sys.executable).parent / "jupyter"),
-            "nbconvert",
-            "--to",
-            "html",
-            str(notebook),
-            f"--HTMLExporter.require_js_url={require_js.as_uri()}",
-            f"--HTMLExporter.widget_renderer_url={embed_amd_js.as_uri()}",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return notebook.with_suffix(".html")
-
-
 def test_exported_page_steps_with_the_slider_and_no_kernel(
-    page, stepper_notebook, widget_js, artifacts, read_stepper
+    page, stepper_notebook, export_html, artifacts, read_stepper
 ):
-    exported = export_html(stepper_notebook, *widget_js)
+    exported = export_html(stepper_notebook)
     page.goto(exported.as_uri())
 
     frame = page.locator(".minigrad-frame:visible")

@@ -7,7 +7,6 @@ from minigrad.function import FREED_GRAPH_MESSAGE
 from widgets import GradAccumulation, SecondDerivative
 
 pytestmark = [
-    pytest.mark.graphviz,
     pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True"),
 ]
 

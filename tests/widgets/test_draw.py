@@ -1,5 +1,8 @@
 """widgets.draw: the DOT source names the right boxes, with the right words and colours."""
 
+import base64
+import gzip
+import hashlib
 import re
 
 import graphviz
@@ -7,10 +10,11 @@ import pytest
 
 import minigrad as mg
 import widgets
+from widgets import Drawing
+from widgets._browser import GraphvizView, bundle_info
 from widgets.draw import ORANGE, REDDISH_PURPLE, SKY_BLUE
 
 pytestmark = [
-    pytest.mark.graphviz,
     pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True"),
 ]
 
@@ -80,10 +84,30 @@ def test_node_ids_are_stable_and_not_memory_addresses():
     assert not re.search(r"\d{8,}", first)
 
 
-def test_svg_is_byte_identical_across_runs():
+def test_shown_as_a_widget_drawn_in_the_browser_without_dot(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")  # no `dot`: Jupyter still shows the drawing
     x = mg.tensor(2.0, requires_grad=True)
-    y = x.sin() * x
-    assert widgets.draw(y).pipe(format="svg") == widgets.draw(y).pipe(format="svg")
+    drawing = widgets.draw(x.sin() * x)
+    views, real_widget = [], Drawing.widget
+
+    def widget(self):  # the real method, remembering what it made
+        views.append(real_widget(self))
+        return views[-1]
+
+    monkeypatch.setattr(Drawing, "widget", widget)
+    data, _ = drawing._repr_mimebundle_()
+    (view,) = views
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == view.model_id
+    assert isinstance(view, GraphvizView) and view.dot == drawing.source
+    # What a viewer without widgets (and nbval) reads: the same on every run.
+    assert data["text/plain"] == repr(drawing) == repr(widgets.draw(x * 2))
+    assert "0x" not in data["text/plain"]
+    # Every drawing uses the kernel's one Graphviz, which carries the shipped bundle.
+    other = widgets.draw(x).widget()
+    assert other.engine is view.engine
+    bundle = gzip.decompress(base64.b64decode(view.engine.bundle))
+    assert hashlib.sha256(bundle).hexdigest() == bundle_info()["sha256"]
+    assert view.engine.version == f"@viz-js/viz@{bundle_info()['version']}"
 
 
 def test_max_nodes_elides_with_a_note():
@@ -97,7 +121,6 @@ def test_max_nodes_elides_with_a_note():
     # 300 MulBackward0 + 1 AccumulateGrad graph nodes, 50 drawn
     assert "251 more graph nodes not drawn (max_nodes=50)" in source
     assert "shape=note" in box_with(source, "more graph nodes")
-    drawing.pipe(format="svg")  # renders, no hang
 
 
 def test_long_chain_is_not_recursive():
@@ -143,16 +166,21 @@ def test_autograd_grad_results_as_derivatives():
     assert "(from create_graph)" in source
 
 
-def test_missing_dot_gives_install_instructions(monkeypatch):
+def test_saving_a_file_without_dot_gives_install_instructions(monkeypatch, tmp_path):
     x = mg.tensor(2.0, requires_grad=True)
     drawing = widgets.draw(x * 2)
     monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(widgets.GraphvizMissingError) as raised:
-        drawing._repr_mimebundle_()
-    message = str(raised.value)
-    for command in ("apt-get install graphviz", "brew install graphviz", "conda install"):
-        assert command in message
-    assert isinstance(raised.value, graphviz.ExecutableNotFound)
+    for save in (
+        lambda: drawing.pipe(format="svg"),
+        lambda: drawing.render(tmp_path / "graph", format="png"),
+    ):
+        with pytest.raises(widgets.GraphvizMissingError) as raised:
+            save()
+        message = str(raised.value)
+        for command in ("apt-get install graphviz", "brew install graphviz", "conda install"):
+            assert command in message
+        assert "Jupyter does not need it" in message
+        assert isinstance(raised.value, graphviz.ExecutableNotFound)
     assert "MulBackward0" in drawing.source
 
 

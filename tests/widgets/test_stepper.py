@@ -6,6 +6,7 @@ helpers below read that markup as the browser's CSS does (tests/browser checks t
 browser really shows it so).
 """
 
+import json
 import random
 import re
 import subprocess
@@ -18,10 +19,9 @@ import minigrad as mg
 from minigrad.function import AccumulateGrad, short_name
 from widgets import BackwardStepper
 from widgets._graph import short_value
-from widgets._svg import mark_steps
+from widgets._svg import text_copies
 
 pytestmark = [
-    pytest.mark.graphviz,
     pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True"),
 ]
 
@@ -29,10 +29,23 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def picture_boxes(stepper) -> dict[str, ET.Element]:
-    """The picture's boxes and arrows (<g> elements) by id."""
-    svg = re.search(r"<svg.*</svg>", stepper.picture, re.S)[0]
-    root = ET.fromstring(svg)
-    return {g.get("id"): g for g in root.iter(f"{SVG}g") if g.get("id", "").startswith("mg-")}
+    """The picture's boxes and arrows (<g> elements) by id, as the front end makes them
+    from the DOT text: Graphviz gives each group the DOT ``class`` attribute as its class,
+    and static/graphviz_view.js turns each line of a label into the <text> copies of
+    ``stepper.text_copies`` (tests/browser checks the browser really draws them so)."""
+    groups = {}
+    for attributes in re.findall(r"^\t[\w -> ]+\[(.*\bid=.*)\]$", stepper.dot, flags=re.M):
+        element_id = re.search(r'\bid="([\w-]+)"', attributes)[1]
+        found = re.search(r'\bclass="([^"]*)"', attributes)
+        group = ET.Element(f"{SVG}g", {"id": element_id, "class": found[1] if found else ""})
+        for line in stepper.text_copies.get(element_id, []):
+            for classes, hidden, words in line:
+                text = ET.SubElement(group, f"{SVG}text", {"class": classes})
+                if hidden:
+                    text.set("display", "none")
+                text.text = words
+        groups[element_id] = group
+    return groups
 
 
 def step_of(element: ET.Element, name: str) -> int | None:
@@ -301,22 +314,20 @@ def test_an_op_box_shows_its_gradient_from_its_step_on():
             assert last == ("grad " + short_value(step.grad_in) if k > step.index else "grad —")
 
 
-def test_layout_is_computed_once(monkeypatch):
-    calls = []
-    real_popen = subprocess.Popen
+def test_no_graphviz_program_is_run(monkeypatch):
+    def no_programs(command, *args, **kwargs):
+        raise AssertionError(f"the stepper ran {command}")
 
-    def counting_popen(command, *args, **kwargs):
-        calls.append(command)
-        return real_popen(command, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "Popen", counting_popen)
+    monkeypatch.setattr(subprocess, "Popen", no_programs)
+    monkeypatch.setenv("PATH", "/nonexistent")
     y, _ = broadcast()
     stepper = BackwardStepper(y)
-    assert len(calls) == 1 and "dot" in str(calls[0][0])
-    # One picture, with every box; the frames are stylesheets and panels, no pictures.
-    assert stepper.picture.count("<svg") == 1
+    # One picture, every box in its DOT text, laid out in the browser; the frames are
+    # stylesheets and panels, no pictures.
+    assert stepper._picture.dot == stepper.dot
+    assert stepper._picture.text_copies == stepper.text_copies
     assert {f"mg-{i}" for i in stepper.graph.nodes} <= set(picture_boxes(stepper))
-    assert not any("<svg" in frame for frame in stepper.frames)
+    assert not any("<svg" in frame or "digraph" in frame for frame in stepper.frames)
 
 
 def test_frames_are_identical_across_runs():
@@ -324,21 +335,18 @@ def test_frames_are_identical_across_runs():
         x = mg.tensor(2.0, requires_grad=True)
         stepper = BackwardStepper(x * x + x, names={"x": x})
         # Each stepper's stylesheets name its own picture, by a number of its own.
-        assert stepper.scope in stepper.picture
+        assert stepper.scope in stepper._picture._dom_classes
         assert all(stepper.scope in frame for frame in stepper.frames[1:])
-        everything = [stepper.picture, *stepper.frames]
+        everything = [stepper.dot, json.dumps(stepper.text_copies), *stepper.frames]
         return [part.replace(stepper.scope, "SCOPE") for part in everything], stepper.scope
 
     (first, scope1), (second, scope2) = frames(), frames()
     assert first == second and scope1 != scope2
 
 
-def test_mark_steps_refuses_texts_that_do_not_match_the_lines():
-    svg = '<svg width="1pt"><g id="a" class="node"><text x="1">one</text></g></svg>'
-    with pytest.raises(ValueError, match="1 lines of text, 2 were given"):
-        mark_steps(svg, {}, {"a": [[(0, "one")], [(0, "two")]]})
+def test_text_copies_refuse_a_timeline_that_does_not_start_before_the_first_step():
     with pytest.raises(ValueError, match="start at step 0"):
-        mark_steps(svg, {}, {"a": [[(1, "one")]]})
+        text_copies({"a": [[(1, "one")]]})
 
 
 def test_widget_links_for_stepping_without_a_kernel():
@@ -349,7 +357,7 @@ def test_widget_links_for_stepping_without_a_kernel():
     assert len(stepper._stack.children) == stepper.num_steps + 1
     # The picture sits above the frames, outside the Stack: it is the same in every frame.
     assert stepper.children.index(stepper._picture) == stepper.children.index(stepper._stack) - 1
-    assert stepper._picture.value == stepper.picture
+    assert stepper._picture.dot == stepper.dot
     stepper.step()
     assert stepper._stack.selected_index == stepper._play.value == 1
     assert repr(stepper).startswith("BackwardStepper(")
@@ -371,7 +379,7 @@ def test_random_control_sequences_stay_consistent():
         position = stepper.position
         assert 0 <= position <= stepper.num_steps
         assert stepper.current is (stepper.steps[position - 1] if position else None)
-        assert stepper.html == stepper.picture + stepper.frames[position]
+        assert stepper.html == stepper.frames[position]
         assert stepper._buttons["back"].disabled == (position == 0)
         assert stepper._buttons["step"].disabled == (position == stepper.num_steps)
 

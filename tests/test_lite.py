@@ -1,0 +1,53 @@
+"""The JupyterLite site (`make lite`, scripts/build_lite.sh) builds, offline of any CDN, with
+the lessons, this project's wheel and the pure-Python wheels it needs.
+
+The build installs JupyterLite's tools into build/lite-venv (once) and downloads wheels
+from PyPI. The site is built, not run: its Python kernel (Pyodide) and numpy are fetched from
+Pyodide's CDN when the page starts, which this test cannot reach (docs/jupyterlite.md)."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("lite") / "site"
+    # The build tools' venv is kept in build/ (gitignored) between runs, as `make lite` does.
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build_lite.sh")],
+        env={**os.environ, "VENV": sys.prefix, "OUT": str(out)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def test_site_has_the_lessons_and_the_wheels(site):
+    lessons = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert lessons and all((site / "files" / name).is_file() for name in lessons)
+    index = json.loads((site / "pypi" / "all.json").read_text())
+    assert {"minigrad-classroom", "graphviz", "ipywidgets", "anywidget"} <= set(index)
+    (wheel,) = (site / "pypi").glob("minigrad_classroom-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    # Both packages, and the Graphviz the drawings run in the browser.
+    assert "minigrad/__init__.py" in names and "widgets/__init__.py" in names
+    assert {"widgets/static/viz.js.gz", "widgets/static/graphviz_view.js"} <= set(names)
+    # Only pure-Python wheels: Pyodide cannot install compiled ones from here.
+    assert all(w.name.endswith("-none-any.whl") for w in (site / "pypi").glob("*.whl"))
+
+
+def test_site_has_the_widget_front_ends_and_nothing_of_ours(site):
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    extensions = {e["name"] for e in config["federated_extensions"]}
+    assert {"@jupyter-widgets/jupyterlab-manager", "anywidget"} <= extensions
+    assert "@jupyterlite/pyodide-kernel-extension" in extensions
+    assert not any("minigrad" in name for name in extensions)
