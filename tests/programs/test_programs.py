@@ -33,21 +33,9 @@ HERE = Path(__file__).resolve().parent
 PROGRAMS = sorted((HERE / "scripts").glob("*.py"))
 LIBRARIES = ("torch", "minigrad")
 
-# Programs that need a part of the API not yet in minigrad ("awaits"), or that show where
-# minigrad prints something else than torch ("differs"). strict: once one passes, its mark
-# must go.
-EXPECTED_TO_FAIL: dict[str, str] = {
-    "backward_inputs": (
-        "differs: backward(inputs=[t]) with t a non-leaf that retains its grad adds the"
-        " gradient to t.grad twice (torch: [3, -1]; minigrad: [6, -2])"
-    ),
-    "inplace_version_counter": (
-        "differs: the version error names the changed tensor's current creator (Add) where"
-        " torch names the node that saved it as its output (Exp)"
-    ),
-    "numpy_interop": "differs: tensor(numpy float64 scalar) is float32, torch keeps float64",
-    "tensor_formatting": "differs: Tensor.__format__ (f-strings of 0-d tensors) is missing",
-}
+# Programs whose output differs from PyTorch's, each with why, run as strict xfails (once one
+# passes, its mark must go): none now.
+EXPECTED_TO_FAIL: dict[str, str] = {}
 
 pytestmark = pytest.mark.oracle
 
