@@ -1,16 +1,18 @@
-"""Graph nodes and the ``Function`` base class every op is written with.
+"""Graph nodes, and ``Function``: a differentiable function with two static methods side by
+side, exactly as ``torch.autograd.Function``:
 
-An op is a ``Function`` subclass with two static methods side by side, as in
-``torch.autograd.Function``:
+- ``forward(ctx, *args)`` receives Tensors (and any other arguments), runs with recording
+  off and returns a Tensor or a tuple of them; ``ctx.save_for_backward(...)`` keeps the
+  Tensors the derivative needs.
+- ``backward(ctx, *grads)`` receives the gradient of each output and returns one gradient
+  per argument of ``forward`` (``None`` for non-Tensors and for inputs that need none). It
+  is written with Tensor operations, so that with ``create_graph=True`` the derivative is
+  itself recorded and can be differentiated again.
 
-- ``forward(ctx, *arrays)`` computes the result with numpy. Tensor arguments arrive as
-  numpy arrays; ``ctx.save_for_backward(...)`` keeps the ones the derivative needs.
-- ``backward(ctx, grad)`` receives the gradient of the result as a Tensor and returns one
-  gradient per positional argument of ``forward`` (``None`` for numbers and for inputs that
-  need none). It is written with Tensor operations, so that with ``create_graph=True`` the
-  derivative is itself recorded and can be differentiated again.
+The built-in ops (``minigrad.ops``) have the same shape, but their ``forward`` computes on
+the numpy arrays of their arguments (``Op.apply``): faster, and plainer to read beside the
+maths.
 
->>> import numpy as np
 >>> import minigrad as mg
 >>> class Cube(mg.autograd.Function):
 ...     formula = "∂(x³)/∂x = 3x²"
