@@ -46,7 +46,7 @@ class Step:
     - ``contributions``: the gradients that arrived, each with the node that sent it (``None``
       for the seed given to ``backward``). A tensor used twice receives two, which add up.
     - ``grad_in``: their sum, after any hooks: the gradient of the output with respect to the
-      tensor this node produced.
+      tensor this node produced (a tuple, one per output, for a Function with several).
     - ``grads_out``: what the node sent to each of its ``next_functions`` (``None`` where no
       gradient is needed).
     - ``leaf``, ``grad_before``, ``grad_after``: for ``AccumulateGrad``, the leaf and its
@@ -199,21 +199,19 @@ class BackwardPass:
         leaf's ``.grad`` or run the node's backward."""
         is_leaf = isinstance(node, AccumulateGrad)
         single = node.num_outputs == 1
+        # The hooks of the tensor this node made (of the first output, if there are several).
+        hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
         if single:
             grad = contributions[0][1]
             for _, more in contributions[1:]:
                 grad = grad + more
-            if (node.variable._hooks if is_leaf else node.tensor_pre_hooks) or (
-                node.retained_tensor is not None
-            ):
-                grad = self._tensor_hooks(node, grad)
             grads: list[Tensor | None] = [grad]
             frozen = tuple(contributions)
         else:  # a user's Function with several outputs: one sum per output
             grads = _sum_per_output(node, contributions)
-            if grads[0] is not None:  # tensor hooks belong to the first output's tensor
-                grads[0] = self._tensor_hooks(node, grads[0])
             frozen = tuple((sender, grad) for sender, grad, _ in contributions)
+        if grads[0] is not None and (hooks or node.retained_tensor is not None):
+            grads[0] = self._tensor_hooks(node, hooks, grads[0])
         if node.pre_hooks:
             for hook in node.pre_hooks:
                 replaced = hook(tuple(grads))
@@ -237,9 +235,9 @@ class BackwardPass:
         released = not self.retain_graph and node.release_saved_tensors()
         return Step(index, node, frozen, grad_in, grads_out, released=released)
 
-    def _tensor_hooks(self, node: Node, grad: Tensor) -> Tensor:
-        """The hooks of the tensor ``node`` made (``register_hook``), then ``retain_grad``."""
-        hooks = node.variable._hooks if isinstance(node, AccumulateGrad) else node.tensor_pre_hooks
+    def _tensor_hooks(self, node: Node, hooks: Sequence[Any], grad: Tensor) -> Tensor:
+        """``hooks``, those of the tensor ``node`` made (``register_hook``), then
+        ``retain_grad``."""
         for hook in hooks:
             replaced = hook(grad)
             if replaced is not None:
@@ -269,15 +267,14 @@ class BackwardPass:
     def _capture(self, node: Node, output_nr: int, grad: Tensor | None) -> None:
         """With ``inputs``, keep the gradient that reached an input asked for: returned by
         ``autograd.grad``, or for ``backward(inputs=...)`` added into a non-leaf's
-        ``.grad`` (a leaf's is added by its AccumulateGrad node)."""
+        ``.grad`` (a leaf's is added by its AccumulateGrad node, a retained tensor's by
+        ``retain_grad``)."""
         position = self.targets.get((node, output_nr))
         if position is None or grad is None:
             return
         if not self.accumulate_into_inputs:
             self.captured[position] = grad if self.create_graph else grad.detach()
         elif not isinstance(node, AccumulateGrad) and not self.inputs[position].retains_grad:
-            # (a leaf's .grad is added by its AccumulateGrad node, a retained one by
-            # retain_grad already)
             accumulate_into(self.inputs[position], grad, self.create_graph)
 
     def _check_unused(self) -> None:

@@ -285,7 +285,7 @@ class SavedTensor:
     @property
     def kind(self) -> str:
         """``DoubleTensor [3]``, for the error message: made only when one is raised."""
-        array = self.array if self.array is not None else self.unpack(Node(()))._array
+        array = self.array if self.array is not None else self.unpack_hook(self.packed)._array
         return _tensor.Tensor(array).type_description()
 
     def is_modified(self) -> bool:
@@ -480,7 +480,7 @@ class BackwardNode(Node, Context):
         >>> y.grad_fn._saved_self, y.grad_fn._saved_exponent
         (tensor(3., requires_grad=True), 2)
         """
-        function = self.__dict__.get("function") or type(self).__dict__.get("function")
+        function = self.__dict__.get("function")  # not self.function: that would recurse
         raw = name.startswith("_raw_saved_")
         if function is not None and (raw or name.startswith("_saved_")):
             key = name.removeprefix("_raw_saved_" if raw else "_saved_")
@@ -544,7 +544,27 @@ class BackwardNode(Node, Context):
                 raise saved.modified_error(self)
 
 
-class FunctionNode(BackwardNode):
+class FunctionContext(Context):
+    """What a user's ``forward`` gets as ``ctx`` when nothing is recorded: the methods of a
+    recorded node (``FunctionNode``), which then have nothing to do but save."""
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep ``tensors`` (inputs, outputs or intermediate Tensors; ``None`` allowed) for
+        ``backward``, which reads them back from ``ctx.saved_tensors``."""
+        _check_saveable(tensors)
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        pass
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        pass
+
+    def set_materialize_grads(self, value: bool) -> None:
+        pass
+
+
+class FunctionNode(FunctionContext, BackwardNode):
     """The node of a user's ``Function`` (what PyTorch calls a ``BackwardCFunction``): on top
     of a built-in op's node it has several outputs, the context methods of PyTorch's
     ``FunctionCtx``, and PyTorch's checks on what ``backward`` returns."""
@@ -554,12 +574,6 @@ class FunctionNode(BackwardNode):
     _materialize_grads = True
     _dirty: tuple[Tensor, ...] = ()
     _non_differentiable: tuple[Tensor, ...] = ()
-
-    def save_for_backward(self, *tensors: Any) -> None:
-        """Keep ``tensors`` (inputs, outputs or intermediate Tensors; ``None`` allowed) for
-        ``backward``, which reads them back from ``ctx.saved_tensors``."""
-        _check_saveable(tensors)
-        self._to_save = tensors
 
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Say that ``forward`` changed these inputs in place (and returns them)."""
@@ -601,24 +615,6 @@ class FunctionNode(BackwardNode):
                     "Variable"
                 )
         return tuple(g for g, tensor_input in zip(returned, is_tensor) if tensor_input)
-
-
-class FunctionContext(Context):
-    """What a user's ``forward`` gets as ``ctx`` when nothing is recorded: the same methods
-    as a recorded node's, which then have nothing to do."""
-
-    def save_for_backward(self, *tensors: Any) -> None:
-        _check_saveable(tensors)
-        self._to_save = tensors
-
-    def mark_dirty(self, *tensors: Tensor) -> None:
-        pass
-
-    def mark_non_differentiable(self, *tensors: Tensor) -> None:
-        pass
-
-    def set_materialize_grads(self, value: bool) -> None:
-        pass
 
 
 def _check_saveable(values: tuple[Any, ...]) -> None:
@@ -767,12 +763,6 @@ def any_requires_grad(args: tuple[Any, ...]) -> bool:
         if isinstance(value, Tensor) and value._requires_grad:
             return True
     return False
-
-
-def as_array(returned: Any) -> np.ndarray:
-    """What a built-in op's forward returned, as an array: numpy gives scalars, not 0-d
-    arrays, for 0-d inputs (``np.tanh(np.array(1.0))``)."""
-    return returned if type(returned) is np.ndarray else np.asarray(returned)
 
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,

@@ -263,19 +263,7 @@ class Module:
 
         A parameter shared by two layers is listed once, so an optimizer updates it once.
         """
-        modules = (
-            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
-            if recurse
-            else [(prefix, self)]
-        )
-        seen: set[int] = set()
-        for module_prefix, module in modules:
-            for name, param in module._parameters.items():
-                if param is None or id(param) in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(id(param))
-                yield module_prefix + ("." if module_prefix else "") + name, param
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """The parameters to hand to an optimizer: ``SGD(model.parameters(), lr=0.1)``."""
@@ -286,6 +274,13 @@ class Module:
         self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
         """Every buffer with its dotted name, as ``named_parameters`` lists parameters."""
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def _named_members(
+        self, kind: str, prefix: str, recurse: bool, remove_duplicate: bool
+    ) -> Iterator[tuple[str, Tensor]]:
+        """The entries of each module's ``kind`` dict (``_parameters`` or ``_buffers``) with
+        their dotted names; a tensor shared by two modules once, unless asked otherwise."""
         modules = (
             self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
             if recurse
@@ -293,12 +288,12 @@ class Module:
         )
         seen: set[int] = set()
         for module_prefix, module in modules:
-            for name, buffer in module._buffers.items():
-                if buffer is None or id(buffer) in seen:
+            for name, member in getattr(module, kind).items():
+                if member is None or id(member) in seen:
                     continue
                 if remove_duplicate:
-                    seen.add(id(buffer))
-                yield module_prefix + ("." if module_prefix else "") + name, buffer
+                    seen.add(id(member))
+                yield module_prefix + ("." if module_prefix else "") + name, member
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buffer in self.named_buffers(recurse=recurse):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
-from ..function import BackwardNode, Context, Function, any_requires_grad, as_array
+from ..function import BackwardNode, Context, Function, any_requires_grad
 from ..grad_mode import is_grad_enabled
 from ..shapes import broadcast_shape
 
@@ -60,6 +60,12 @@ class Op(Function):
     @classmethod
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward0"
+
+
+def as_array(returned: Any) -> np.ndarray:
+    """What a built-in op's forward returned, as an array: numpy gives scalars, not 0-d
+    arrays, for 0-d inputs (``np.tanh(np.array(1.0))``)."""
+    return returned if type(returned) is np.ndarray else np.asarray(returned)
 
 
 class Elementwise(Op):
