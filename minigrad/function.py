@@ -735,7 +735,7 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
-        elif any(output is a for a in args):
+        elif _is_in(output, args):
             # An input returned as it is: PyTorch gives back a view of it with new history.
             listed[i] = output = Tensor._from_op(output._array.view(), None, output)
         output.grad_fn = node
