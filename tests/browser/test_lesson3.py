@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -34,8 +35,13 @@ def lesson(tmp_path: Path) -> Path:
 
 
 def kernel_idle(base_url: str, token: str) -> bool:
-    with urllib.request.urlopen(f"{base_url}/api/kernels?token={token}", timeout=5) as answer:
-        kernels = json.load(answer)
+    """True once every kernel reports idle. While a kernel is starting, the server can
+    answer this request with an error (a 500 was seen in CI): that means "not yet"."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/api/kernels?token={token}", timeout=5) as answer:
+            kernels = json.load(answer)
+    except (urllib.error.URLError, TimeoutError, ValueError):
+        return False
     return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
 
 
