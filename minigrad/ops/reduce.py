@@ -6,7 +6,9 @@ back in the reduced dimensions and spread over the elements that were reduced.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -152,7 +154,9 @@ def _moments(a: Tensor, dims: tuple[int, ...], correction: float) -> tuple[Tenso
     return a - a.mean(dims, keepdim=True), count - correction
 
 
-def _var_arguments(a: np.ndarray, dim: Any, correction: Any) -> tuple[tuple[int, ...], float]:
+def _var_arguments(
+    a: np.ndarray, dim: Any, correction: Any, name: str
+) -> tuple[tuple[int, ...], float]:
     if a.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = normalize_dims(dim, a.ndim)
@@ -160,12 +164,21 @@ def _var_arguments(a: np.ndarray, dim: Any, correction: Any) -> tuple[tuple[int,
     correction = 1 if correction is None else correction
     if count - correction <= 0:
         warnings.warn(
-            "var(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
             UserWarning,
             stacklevel=5,
         )
     return dims, correction
+
+
+@contextlib.contextmanager
+def _numpy_quiet() -> Iterator[None]:
+    """numpy's own warnings for n − correction <= 0 (its "Degrees of freedom" and its
+    division warnings) stay out: the student has already had PyTorch's warning."""
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
 
 
 class Var(Op):
@@ -178,11 +191,11 @@ class Var(Op):
     def forward(
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
-        ctx.dims, ctx.correction = _var_arguments(a, dim, correction)
+        ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "var")
         ctx.keepdim, ctx.shape = keepdim, a.shape
         ctx.save_for_backward(a)
         axis = ctx.dims if a.ndim else None
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with _numpy_quiet():
             result = np.var(a, axis=axis, ddof=ctx.correction, keepdims=keepdim)
         return np.asarray(result, dtype=a.dtype)
 
@@ -203,10 +216,10 @@ class Std(Op):
     def forward(
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
-        ctx.dims, ctx.correction = _var_arguments(a, dim, correction)
+        ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "std")
         ctx.keepdim, ctx.shape = keepdim, a.shape
         axis = ctx.dims if a.ndim else None
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with _numpy_quiet():
             result = np.asarray(
                 np.std(a, axis=axis, ddof=ctx.correction, keepdims=keepdim), dtype=a.dtype
             )

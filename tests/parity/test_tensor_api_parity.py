@@ -219,6 +219,18 @@ def test_var_of_one_number_is_nan_with_a_nan_gradient_as_in_torch():
         assert np.isnan(x.grad.item())
 
 
+@pytest.mark.parametrize("reduction", ["var", "std"])
+def test_too_few_numbers_for_var_and_std_warn_once_with_torchs_words(reduction):
+    def warnings_of(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            getattr(L.tensor([[1.0, 2.0]]), reduction)(dim=0)
+        return [(w.category, str(w.message).split(" (Triggered internally")[0]) for w in caught]
+
+    assert warnings_of(mg) == warnings_of(torch)
+    assert len(warnings_of(mg)) == 1
+
+
 def test_norm_of_a_zero_row_has_gradient_zero_there_as_in_torch():
     # PyTorch's second derivative there is nan (0/0); first derivatives agree: 0.
     rows = np.array([[0.0, 0.0], [3.0, 4.0]])
