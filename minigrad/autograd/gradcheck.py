@@ -30,13 +30,19 @@ class GradcheckError(RuntimeError):
 Jacobians = list[list[np.ndarray] | None]
 
 
+def _differentiable(value: Any) -> bool:
+    """Whether an input of the checked function gets a Jacobian: a Tensor that requires grad
+    (other inputs, a Python number say, are passed to the function as they are)."""
+    return isinstance(value, Tensor) and value.requires_grad
+
+
 def _numerical_jacobians(func: Callable[..., Any], inputs: list[Tensor], eps: float) -> Jacobians:
     """d(outputs)/d(inputs) by central differences: each element of each input is nudged by
     ``±eps`` in place, in the input's own dtype (which is why float32 is too coarse)."""
     with no_grad():
         jacobians: Jacobians = []
         for tensor in inputs:
-            if not tensor.requires_grad:
+            if not _differentiable(tensor):
                 jacobians.append(None)
                 continue
             flat = tensor._array.reshape(-1)  # a view: writing to it changes the input
@@ -65,7 +71,7 @@ def _analytical_jacobians(func: Callable[..., Any], inputs: list[Tensor]) -> Jac
     """The same Jacobians from backward: one ``autograd.grad`` per output element, seeded
     with a one-hot ``grad_outputs``, fills one column."""
     outputs = _as_list(func(*inputs))
-    differentiable = [t for t in inputs if t.requires_grad]
+    differentiable = [t for t in inputs if _differentiable(t)]
     columns: dict[int, list[list[np.ndarray]]] = {id(t): [] for t in differentiable}
     for output in outputs:
         for t in differentiable:
@@ -86,7 +92,7 @@ def _analytical_jacobians(func: Callable[..., Any], inputs: list[Tensor]) -> Jac
             np.stack(cols, axis=1) if cols else np.zeros((t.numel(), 0), t._array.dtype)
             for cols in columns[id(t)]
         ]
-        if t.requires_grad
+        if _differentiable(t)
         else None
         for t in inputs
     ]
@@ -97,7 +103,7 @@ def _backward_ignores_grad_output(func: Callable[..., Any], inputs: list[Tensor]
     backward that forgets to multiply by ``grad_output`` can pass the Jacobian test (it
     is seeded with ones) and still be wrong."""
     outputs = [o for o in _as_list(func(*inputs)) if o.requires_grad]
-    differentiable = [t for t in inputs if t.requires_grad]
+    differentiable = [t for t in inputs if _differentiable(t)]
     if not outputs:
         return False
     zeros = [Tensor(np.zeros_like(o._array)) for o in outputs]
@@ -126,13 +132,13 @@ def gradcheck(
     True
     """
     input_list = _as_list(inputs)
-    if not any(isinstance(t, Tensor) and t.requires_grad for t in input_list):
+    if not any(_differentiable(t) for t in input_list):
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but none of "
             "them have requires_grad=True."
         )
     for i, t in enumerate(input_list):
-        if t.requires_grad and t.dtype.name != "float64":
+        if _differentiable(t) and t.dtype.name != "float64":
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "
@@ -200,7 +206,7 @@ def gradgradcheck(
     def first_derivatives(*args: Tensor) -> tuple[Tensor, ...]:
         args_in, seeds = list(args[:count]), list(args[count:])
         results = _as_list(func(*args_in))
-        used = [a for a in args_in if a.requires_grad]
+        used = [a for a in args_in if _differentiable(a)]
         pairs = [(r, g) for r, g in zip(results, seeds, strict=True) if r.requires_grad]
         if not pairs:
             return tuple(a * 0 for a in used)

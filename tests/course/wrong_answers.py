@@ -62,17 +62,24 @@ b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
 w1 = (w + 0.1 * w.grad).item()
 b1 = (b + 0.1 * b.grad).item()"""
 
-SOFTPLUS_WRONG = """\
-class Softplus(mg.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return (1 + x.exp()).log()  # forward gets Tensors, as in PyTorch
+GRADIENT_ONE_SIDED = """\
+def numerical_gradient(f, x, eps):
+    gradient = mg.zeros(x.shape, dtype=x.dtype)
+    for j in range(x.numel()):
+        step = mg.zeros(x.shape, dtype=x.dtype)
+        step[j] = eps
+        gradient[j] = (f(x + step) - f(x)) / eps
+    return gradient"""
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * x.exp()"""
+GRADIENT_NUDGES_X = """\
+def numerical_gradient(f, x, eps):
+    gradient = mg.zeros(x.shape, dtype=x.dtype)
+    for j in range(x.numel()):
+        x[j] += eps
+        plus = f(x)
+        x[j] -= 2 * eps
+        gradient[j] = (plus - f(x)) / (2 * eps)
+    return gradient"""
 
 WRONG = {
     "01_gradients": {
@@ -198,8 +205,20 @@ WRONG = {
                 "Divide by that distance",
             ),
         ],
-        "ex2_answer": [('wrong_op = "Square"', "gradcheck(Op.apply, x")],
-        "ex3_answer": [(SOFTPLUS_WRONG, "fails gradcheck")],
+        "ex2_answer": [
+            (GRADIENT_ONE_SIDED, "one-sided difference"),
+            (GRADIENT_NUDGES_X, "it changed x"),
+        ],
+        "ex3_answer": [
+            (
+                'fails_gradcheck = {"f_b", "f_c"}\nfails_gradgradcheck = {"f_b", "f_c"}',
+                "A detach() is not always wrong",
+            ),
+            (
+                'fails_gradcheck = ["f_b"]\nfails_gradgradcheck = ["f_c"]',
+                "Also run gradgradcheck on the functions that already fail",
+            ),
+        ],
     },
 }
 

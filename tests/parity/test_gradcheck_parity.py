@@ -48,6 +48,10 @@ def _checks(L):
         (L.autograd.gradcheck, lambda a, b: (a * b, a + b), (x, y)),
         (L.autograd.gradgradcheck, lambda t: t.tanh() * t, (x,)),
         (L.autograd.gradgradcheck, lambda a, b: (a * b).sin(), (x, y)),
+        # A number among the inputs is passed through as it is, and gets no Jacobian.
+        (L.autograd.gradcheck, lambda t, n: t**n, (x, 3)),
+        (L.autograd.gradcheck, lambda t, n: wrong.apply(t) * n, (x, 2.5)),
+        (L.autograd.gradgradcheck, lambda t, n: (t**n).sum(), (x, 3)),
     ]
     said = []
     for check, function, inputs in cases:
