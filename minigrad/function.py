@@ -253,8 +253,8 @@ class SavedTensor:
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
         self.array = tensor._array
-        self.version_counter = tensor._version
-        self.saved_version = tensor._version.value
+        self.version_counter = tensor._version_counter
+        self.saved_version = tensor._version_counter.value
         self.is_result = is_result
         self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr

@@ -159,7 +159,7 @@ class Tensor:
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
         self._requires_grad = False
-        self._version = VersionCounter()
+        self._version_counter = VersionCounter()
         if requires_grad:
             self.requires_grad_(True)
 
@@ -171,20 +171,20 @@ class Tensor:
         # requires_grad_'s checks.
         result = object.__new__(cls)
         result._array = array
-        result._version = VersionCounter()
+        result._version_counter = VersionCounter()
         result._requires_grad = node is not None
         if node is not None:
             result.grad_fn = node
         if base is not None and np.shares_memory(array, base._array):
             result._base = base if base._base is None else base._base
-            result._version = base._version
+            result._version_counter = base._version_counter
         return result
 
     @classmethod
     def _from_graph(cls, array: np.ndarray, node: Node, version: VersionCounter) -> Tensor:
         """A saved result, given back its ``grad_fn`` when it is unpacked."""
         result = cls(array)
-        result.grad_fn, result._requires_grad, result._version = node, True, version
+        result.grad_fn, result._requires_grad, result._version_counter = node, True, version
         return result
 
     @classmethod
@@ -399,6 +399,17 @@ class Tensor:
         self._grad = value
 
     @property
+    def _version(self) -> int:
+        """How many times this tensor's memory was changed in place (an int, as in PyTorch).
+
+        >>> import minigrad as mg
+        >>> a = mg.tensor([1.0, 2.0])
+        >>> a.add_(1)._version
+        1
+        """
+        return self._version_counter.value
+
+    @property
     def data(self) -> Tensor:
         """The same values, detached from the graph (changing them is not recorded)."""
         detached = Tensor(self._array.view())  # a view object of its own, as in detach()
@@ -415,7 +426,7 @@ class Tensor:
         detached = Tensor(self._array.view())
         # The version counter is shared, not the place in the graph: changing the detached
         # tensor in place is allowed, and a backward that needed the old values says so.
-        detached._version = self._version
+        detached._version_counter = self._version_counter
         return detached
 
     def detach_(self) -> Tensor:
@@ -531,7 +542,7 @@ class Tensor:
                 f"desired output type {dtypes.scalar_type_name(self.dtype)}"
             )
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
-        self._version.bump()
+        self._version_counter.bump()
         if recorded:
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
         return self

@@ -370,3 +370,21 @@ def test_lesson_outputs_are_torch_outputs():
     # The literal strings are PyTorch's: check them against torch, then minigrad against both.
     assert _lesson_outputs(torch) == LESSON_OUTPUTS
     assert _lesson_outputs(mg) == LESSON_OUTPUTS
+
+
+def test_version_is_an_int_counting_in_place_changes_as_in_torch():
+    counts = []
+    for lib in (mg, torch):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = a.exp()
+        steps = [b._version]
+        b.add_(1)
+        steps.append(b._version)
+        plain = lib.tensor([1.0, 2.0, 3.0])
+        view = plain[:2]
+        view.mul_(2)  # a view shares its base's counter
+        plain += 1
+        steps += [b.detach()._version, a._version, plain._version, view._version]
+        assert all(type(step) is int for step in steps)
+        counts.append(steps)
+    assert counts[0] == counts[1] == [0, 1, 1, 0, 2, 2]

@@ -6,8 +6,7 @@ import torch
 
 def first_part(error):
     # The closing hint is where minigrad deliberately differs (docs/pytorch.md): PyTorch's
-    # points to its anomaly detection, which minigrad does not have. x._version differs too
-    # (an object in minigrad, an int in PyTorch), so this program does not print it.
+    # points to its anomaly detection, which minigrad does not have.
     return str(error).split(" Hint:")[0]
 
 
