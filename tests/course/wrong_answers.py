@@ -177,13 +177,28 @@ WRONG = {
         "ex4_answer": [(NTH_NO_CREATE_GRAPH, "keeping each derivative differentiable")],
     },
     "08_turning_gradients_off": {
-        "ex1_answer": [("y_requires_grad = True\nno_grad_fn = False", "What does no_grad()")],
-        "ex2_answer": [("flags = [False, False, False]", "turns recording back on")],
-        "ex3_answer": [
-            ("def sgd_update(w, lr):\n    w -= lr * w.grad", "must happen under mg.no_grad()"),
-            ("def sgd_update(w, lr):\n    w = w - lr * w.grad", "The caller's w is unchanged"),
+        "ex1_answer": [
+            (
+                "def freeze_all_but_last(model):\n    model[0].requires_grad_(False)",
+                "Only the first layer is frozen",
+            ),
+            (
+                "def freeze_all_but_last(model):\n    model.requires_grad_(False)",
+                "the last layer must still learn",
+            ),
         ],
-        "ex4_answer": [("x_grad = 8.0", "a constant for backward")],
+        "ex2_answer": [
+            ("trainable = 46", "counts the frozen first layer too"),
+            ("trainable = 4", "not the tensors"),
+        ],
+        "ex3_answer": [("x_grad = -4.0", "target.detach() is a constant")],
+        "ex4_answer": [
+            ("def sign_with_gradient(x):\n    return x.sign()", "the gradient is that of sign()"),
+            (
+                "def sign_with_gradient(x):\n    return x.detach().sign()",
+                "do not detach x itself",
+            ),
+        ],
     },
     "09_training": {
         "ex1_answer": [
