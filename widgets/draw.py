@@ -55,6 +55,8 @@ REDDISH_PURPLE = "#CC79A7"
 GREY = "#999999"
 BLACK = "#000000"
 
+FONT_POINTS = 12  # every text in a drawing
+
 INSTALL_GRAPHVIZ = (
     "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
     "a drawing shown in a notebook is laid out by Graphviz in the browser. Saving a drawing "
@@ -189,8 +191,10 @@ def new_digraph(rankdir: str) -> Drawing:
     if rankdir not in ("LR", "RL", "TB", "BT"):
         raise ValueError(f"rankdir must be one of 'LR', 'RL', 'TB', 'BT', got {rankdir!r}")
     drawing = Drawing(graph_attr={"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35"})
-    drawing.attr("node", fontname="Helvetica", fontsize="11", margin="0.1,0.07", height="0.3")
-    drawing.attr("edge", fontname="Helvetica", fontsize="10", arrowsize="0.7")
+    # 12 points is 16px at the natural size: the browser may shrink a wide picture to 7/8
+    # and keep its text as large as a lesson's (14px; see static/graphviz_view.js).
+    drawing.attr("node", fontname="Helvetica", fontsize=str(FONT_POINTS), margin="0.1,0.07")
+    drawing.attr("edge", fontname="Helvetica", fontsize=str(FONT_POINTS), arrowsize="0.7")
     return drawing
 
 
