@@ -27,6 +27,7 @@ import graphviz
 from minigrad import Tensor
 
 from ._browser import GraphvizView
+from ._fallback import dot_png, with_fallback
 from ._graph import (
     CONSTANT,
     DERIVATIVE,
@@ -84,6 +85,8 @@ class Drawing(graphviz.Digraph):
     install it when it is missing.
     """
 
+    description = ""  # the picture in words, for viewers without widgets (see describe)
+
     def __repr__(self) -> str:
         # The default repr shows a memory address, which differs on every run of a lesson.
         return "<widgets.Drawing: shown as a picture in Jupyter; .source has the DOT text>"
@@ -92,8 +95,9 @@ class Drawing(graphviz.Digraph):
         self, include: Any = None, exclude: Any = None, **_: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         data, metadata = self.widget()._repr_mimebundle_()
-        data["text/plain"] = repr(self)  # a viewer without widgets shows this
-        return data, metadata
+        # A viewer without widgets (GitHub, nbviewer, an untrusted notebook) shows these.
+        text = f"{self!r}\n{self.description}" if self.description else repr(self)
+        return with_fallback(data, text, dot_png(self.source)), metadata
 
     def widget(self) -> GraphvizView:
         """The widget that shows this drawing in the browser (a new one on each call), to
@@ -282,4 +286,45 @@ def draw(
     drawing = new_digraph(rankdir)
     labels = {box.id: label_lines(box, show_values, show_grads) for box in graph.nodes.values()}
     add_boxes(drawing, graph, labels)
+    drawing.description = describe(graph, labels)
     return drawing
+
+
+def describe(graph: Graph, labels: Mapping[str, Sequence[str]]) -> str:
+    """The picture in words: each box with what it says, then each arrow.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(2.0, requires_grad=True)
+    >>> y = x * 3
+    >>> print(draw(y).description)
+    Boxes:
+      y (output): scalar, value 6.
+      MulBackward0
+      constant: scalar, value 3
+      AccumulateGrad
+      x (leaf): scalar, value 2., grad None
+    Arrows (forward: from an input to what uses it; gradients flow against them):
+      constant → MulBackward0
+      x (leaf) → AccumulateGrad
+      AccumulateGrad → MulBackward0
+      MulBackward0 → y (output)
+    """
+    seen: dict[str, int] = {}
+    names = {}
+    for box in graph.nodes.values():
+        title = labels[box.id][0]
+        seen[title] = seen.get(title, 0) + 1
+        names[box.id] = title if seen[title] == 1 else f"{title} #{seen[title]}"
+    boxes = [
+        f"  {names[box_id]}" + (": " + ", ".join(lines[1:]) if len(lines) > 1 else "")
+        for box_id, lines in labels.items()
+    ]
+    arrows = [f"  {names[edge.tail]} → {names[edge.head]}" for edge in graph.edges]
+    return "\n".join(
+        [
+            "Boxes:",
+            *boxes,
+            "Arrows (forward: from an input to what uses it; gradients flow against them):",
+            *arrows,
+        ]
+    )

@@ -53,6 +53,7 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from . import _graph, _local
 from ._browser import GraphvizView
 from ._controls import SliderButtons
+from ._fallback import dot_png, with_fallback
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -187,6 +188,8 @@ class BackwardStepper(ipywidgets.VBox):
         self.dot = frames.drawing(rankdir).source
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
+        # For viewers without widgets: the graph after the pass, and the pass in words.
+        self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
         self._build_controls()
 
     # -- the state, for scripts and tests ---------------------------------------------------
@@ -240,6 +243,11 @@ class BackwardStepper(ipywidgets.VBox):
             f"BackwardStepper({self.graph.nodes['t0'].title}: {self.num_steps} steps, "
             f"position {self.position})"
         )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        summary, end_dot = self._fallback
+        return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
 
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:
@@ -665,6 +673,30 @@ class _Frames:
         drawing = new_digraph(rankdir)
         add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY, classes=self.classes)
         return drawing
+
+    def end_drawing(self, rankdir: str) -> Drawing:
+        """The graph as the pass leaves it: every gradient on its arrow, every ``.grad``
+        filled in (the picture for viewers without widgets)."""
+        last = self.stepper.num_steps
+        labels = {box.id: self.box_lines(box, last) for box in self.graph.nodes.values()}
+        edge_labels = {edge: f" {self.short(grad)} " for edge, (_, grad) in self.edge_grad.items()}
+        drawing = new_digraph(rankdir)
+        add_boxes(drawing, self.graph, labels, edge_labels, edge_color=BLUISH_GREEN)
+        return drawing
+
+    def summary(self) -> str:
+        """The pass in words, a line per step."""
+        lines = []
+        for step in self.steps:
+            head = f"step {step.index + 1}: {self.describe(step.node)}"
+            if isinstance(step.node, AccumulateGrad):
+                name = self.leaf_name(step.node)
+                before, after = self.short(step.grad_before), self.short(step.grad_after)
+                lines.append(f"{head}: {name}.grad {before} → {after}")
+            else:
+                sent = ", ".join(self.short(g) for g in step.grads_out if g is not None)
+                lines.append(f"{head}: gets {self.short(step.grad_in)}, sends {sent or 'nothing'}")
+        return "\n".join(lines)
 
     def frames(self) -> list[str]:
         """Each frame: its stylesheet for the picture, and its panel."""

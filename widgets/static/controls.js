@@ -22,7 +22,17 @@ function button(label, tooltip, name) {
     b.className = `jupyter-widgets jupyter-button widget-button minigrad-${name}-button`;
     b.textContent = label;
     b.title = tooltip;
+    b.style.width = "auto";
+    b.style.padding = "0 12px";
     return b;
+}
+
+// A row of buttons that wraps on a narrow page.
+function row(el) {
+    el.style.display = "flex";
+    el.style.flexWrap = "wrap";
+    el.style.alignItems = "center";
+    el.style.gap = "2px";
 }
 
 async function renderMoves(model, el) {
@@ -46,6 +56,7 @@ async function renderMoves(model, el) {
         for (const [name, b] of buttons) b.disabled = moves[name](value) === value;
         el.dataset.position = String(value);
     };
+    row(el);
     el.replaceChildren(...buttons.map(([, b]) => b));
     slider.on("change:value change:min change:max", update);
     update();
@@ -57,12 +68,14 @@ async function renderActions(model, el) {
     const note = document.createElement("div");
     note.className = "minigrad-kernel-note";
     note.textContent = NOTE;
-    const row = document.createElement("div");
-    row.className = "minigrad-action-row";
+    note.style.cssText = "font-family: sans-serif; font-size: 14px; color: #D55E00; margin: 2px 0";
+    const actions = document.createElement("div");
+    actions.className = "minigrad-action-row";
+    row(actions);
     const buttons = model.get("buttons").map(([name, label, tooltip]) => {
         const b = button(label, tooltip, name);
         b.addEventListener("click", () => model.send({ click: name }));
-        row.append(b);
+        actions.append(b);
         return b;
     });
     const update = () => {
@@ -71,7 +84,7 @@ async function renderActions(model, el) {
         note.hidden = live;
         el.dataset.kernel = live ? "live" : "none";
     };
-    el.replaceChildren(row, note);
+    el.replaceChildren(actions, note);
     self.on("comm_live_update", update);
     update();
     return () => self.off("comm_live_update", update);

@@ -117,6 +117,7 @@ function fit(el, pictures, available) {
     if (el.firstChild !== chosen) el.replaceChildren(chosen);
     el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
     el.dataset.scale = scale.toFixed(3);
+    el.dataset.room = String(Math.round(available));
 }
 
 async function draw(model, el) {
