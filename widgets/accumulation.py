@@ -212,13 +212,14 @@ class GradAccumulation(ipywidgets.VBox):
         if last.error is None:
             text = html.escape(last.note) if last.note else f"Done: <code>{last.action}</code>."
             return (
-                '<div class="minigrad-accumulation-message" style="font-family: sans-serif">'
+                '<div class="minigrad-accumulation-message" '
+                'style="font-family: sans-serif; font-size: 14px">'
                 f"{text}</div>"
             )
         friendly = FRIENDLY_FREED if last.error == FREED_GRAPH_MESSAGE else "backward() failed."
         return (
             '<div class="minigrad-accumulation-error" style="border-left: 4px solid #D55E00; '
-            'padding: 2px 8px; font-family: sans-serif; max-width: 760px">'
+            'padding: 2px 8px; font-family: sans-serif; font-size: 14px; max-width: 760px">'
             f"<b>{html.escape(friendly)}</b><br>"
             f"The error: <code>RuntimeError: {html.escape(last.error)}</code></div>"
         )

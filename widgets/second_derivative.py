@@ -104,7 +104,8 @@ class SecondDerivative(ipywidgets.VBox):
         after = full_value(self.grad_after_second_backward)
         name = html.escape(self.label)
         text = f"""
-<div class="minigrad-second-derivative" style="font-family: sans-serif; line-height: 1.4">
+<div class="minigrad-second-derivative" style="font-family: sans-serif; font-size: 14px;
+line-height: 1.4">
 <b>y = {name} at x = {self.x0:g}</b>
 <ol>
 <li><code>(dy,) = autograd.grad(y, x, create_graph=True)</code> gives
@@ -119,12 +120,12 @@ x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
 set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
 </ol></div>"""
         heading = ipywidgets.HTML(
-            '<div style="font-family: sans-serif"><b>The graph of y, and beside it (reddish '
+            '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside it (reddish '
             "purple) the graph that computes x.grad:</b></div>"
         )
         graph = ipywidgets.VBox([heading, self.drawing.widget()])  # drawn in the browser
         title = ipywidgets.HTML(
-            '<b style="font-family: sans-serif">Stepping through '
+            '<b style="font-family: sans-serif; font-size: 14px">Stepping through '
             "<code>x.grad.backward()</code>:</b>"
         )
         self._plot = ipywidgets.Image(value=self.plot_png(width, points), format="png")
