@@ -120,8 +120,8 @@ x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
 set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
 </ol></div>"""
         heading = ipywidgets.HTML(
-            '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside it (reddish '
-            "purple) the graph that computes x.grad:</b></div>"
+            '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside '
+            "it (reddish purple) the graph that computes x.grad:</b></div>"
         )
         graph = ipywidgets.VBox([heading, self.drawing.widget()])  # drawn in the browser
         title = ipywidgets.HTML(
