@@ -36,7 +36,7 @@ from minigrad import Tensor
 from minigrad.function import FREED_GRAPH_MESSAGE
 
 from ._controls import KernelButtons
-from ._fallback import with_fallback
+from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from .draw import BLUE, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 
@@ -161,7 +161,7 @@ class GradAccumulation(ipywidgets.VBox):
             + (" (failed)" if entry.error else "")
             for i, entry in enumerate(self.history)
         ]
-        return with_fallback(data, "\n".join([repr(self), *rows]), self._plot.value)
+        return with_fallback(data, "\n".join([repr(self), *rows]), small_png(self._plot.value, 64))
 
     # -- the widgets -----------------------------------------------------------------------
     def _controls(self) -> None:

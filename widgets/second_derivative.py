@@ -34,7 +34,7 @@ from matplotlib.figure import Figure
 import minigrad as mg
 from minigrad import Tensor
 
-from ._fallback import with_fallback
+from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from .draw import BLUE, REDDISH_PURPLE, VERMILLION, draw
 from .stepper import BackwardStepper
@@ -96,7 +96,7 @@ class SecondDerivative(ipywidgets.VBox):
             f"{full_value(self.grad_after_backward)}; after x.grad.backward(): "
             f"{full_value(self.grad_after_second_backward)} (f' + f'')"
         )
-        return with_fallback(data, text, self._plot.value)
+        return with_fallback(data, text, small_png(self._plot.value, 64))
 
     def _build(self, width: float, points: int) -> None:
         f1, f2 = full_value(self.first), full_value(self.second)
