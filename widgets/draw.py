@@ -13,6 +13,11 @@ Colours come from the Okabe–Ito palette, which stays distinguishable with ever
 kind of colour blindness; shapes and words say the same thing as the colours, so no legend
 is needed: tensors are rounded boxes, graph nodes are ellipses, and every box says what it
 is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
+
+Text is 12-point: at the drawing's natural size 16px, and the browser shrinks a wide
+drawing to the page's width no further than 14px text (a lesson's), laying it out top to
+bottom instead when that fits better (``static/graphviz_view.js``). Viewers without
+widgets get a PNG (when ``dot`` is on PATH) and the drawing in words (``widgets._fallback``).
 """
 
 from __future__ import annotations

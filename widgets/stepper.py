@@ -29,9 +29,16 @@ steps they take part in, and each line of text holds every text it will show. Fr
 jslinked to the position slider, itself jslinked to a ``Play``. So the slider and Play
 step through the pass in the browser with no kernel, e.g. in an HTML export of the
 notebook. Play's ■ button is a kernel-free reset, and the slider takes the arrow keys,
-Home and End. The reset, back, step and run buttons are Python callbacks that move the same
-slider: they need a running kernel, and a note under them says so (a page cannot tell
-whether a kernel is behind it, so the note is always shown).
+Home and End. The reset, back, step and run buttons are drawn by the browser too
+(``widgets._controls.SliderButtons``): they move the same slider, so no control of the
+stepper needs a kernel, and each is enabled exactly when it would move it.
+
+The panel works each local derivative out in numbers (``widgets._local``): the values the
+node saved, read before the pass frees them, put into its formula; then the gradient that
+arrived × that number = what was sent, the last number being the engine's record. A box
+whose tensor the pass changes in place (``x.grad`` drawn as a box while ``x`` accumulates
+into it) reads its value as of each frame. Arrows with a gradient on them are drawn dashed
+with their arrowhead at the input end: gradients flow against the forward arrows.
 """
 
 from __future__ import annotations
@@ -109,7 +116,8 @@ _PLAY_GLYPHS = "".join(
 
 # How to step, and which way the arrows point (the picture's legend).
 KERNEL_NOTE = (
-    f"<style>{_PLAY_GLYPHS}</style>"
+    # Code in the panel as large as its prose: a theme's code font is often 13px or less.
+    f"<style>{_PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}</style>"
     f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
     'line-height: 1.4; color: #333333">Step with the buttons, the slider (arrow keys, Home, '
     "End) or ▶ play (■ goes back to the start).<br>"

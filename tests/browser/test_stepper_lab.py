@@ -19,6 +19,17 @@ pytestmark = pytest.mark.browser
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
+# The font size of every element of a stepper's panel and help that holds words itself.
+PANEL_FONT_SIZES = """
+stepper => [...stepper.querySelectorAll(
+        '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
+        + '.minigrad-stepper-help *')]
+    .filter(e => e.getClientRects().length > 0
+        && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+    .map(e => parseFloat(getComputedStyle(e).fontSize))
+"""
+
+
 def open_and_run_all(page, base_url: str, token: str, notebook: str) -> None:
     page.goto(f"{base_url}/lab/tree/{notebook}?reset&token={token}")
     # The execution indicator says idle before the kernel is connected; the status bar's
@@ -167,6 +178,10 @@ def test_lab_shows_live_widgets_over_their_png_and_controls_follow_the_frame(
     button["back"].click()
     expect(frame).to_have_attribute("data-position", "3")
     expect(button["step"]).to_be_enabled()
+
+    # JupyterLab's theme makes code 13px: the panel's code stays at 14px, as its prose.
+    sizes = stepper.evaluate(PANEL_FONT_SIZES)
+    assert sizes and min(sizes) >= 14, sizes
 
     # The accumulation widget: a kernel is there, so its buttons work and no note shows.
     demo = page.locator(".minigrad-grad-accumulation")

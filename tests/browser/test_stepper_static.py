@@ -18,6 +18,17 @@ pytestmark = pytest.mark.browser
 NUM_STEPS = 4  # y = x*w + x: AddBackward0, MulBackward0, one AccumulateGrad per leaf
 
 
+# The font size of every element of a stepper's panel and help that holds words itself.
+PANEL_FONT_SIZES = """
+stepper => [...stepper.querySelectorAll(
+        '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
+        + '.minigrad-stepper-help *')]
+    .filter(e => e.getClientRects().length > 0
+        && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+    .map(e => parseFloat(getComputedStyle(e).fontSize))
+"""
+
+
 def test_exported_page_steps_with_the_slider_and_no_kernel(
     page, stepper_notebook, export_html, artifacts, read_stepper
 ):
@@ -139,6 +150,10 @@ def test_an_exported_page_is_readable_and_says_which_controls_need_a_kernel(
     # The 13-node stepper's graph, laid out left to right, would need its text shrunk below
     # 14px to fit: it is laid out top to bottom instead.
     assert pictures[1]["layout"] == "top-to-bottom"
+
+    # The panel and the help, code included, are no smaller than a lesson's text either.
+    sizes = page.locator(".minigrad-stepper").first.evaluate(PANEL_FONT_SIZES)
+    assert sizes and min(sizes) >= 14, sizes
 
     # The accumulation widget's buttons run Python: disabled here, with a note saying why.
     accumulation = page.locator(".minigrad-grad-accumulation")
