@@ -53,7 +53,7 @@ def read_saved(node: Node) -> dict[str, Any]:
     """What ``node`` saved for backward, as values that stay as they are now (copies of
     tensors): read it before the backward pass frees it. Unknown ops give ``{}``."""
     saved: dict[str, Any] = {}
-    for key in SAVED_NAMES.get(node.name(), ()):
+    for key in SAVED_NAMES.get(_name(node), ()):
         try:
             value = getattr(node, f"_saved_{key}")
         except (AttributeError, RuntimeError):  # not saved, or already freed
@@ -62,6 +62,13 @@ def read_saved(node: Node) -> dict[str, Any]:
             value = value.detach().numpy().copy()
         saved[key] = value
     return saved
+
+
+def _name(node: Any) -> str:
+    """PyTorch's name of a node (``PowBackward0``); empty for a node without ``name()``
+    (then only its formula and the engine's records are shown)."""
+    name = getattr(node, "name", None)
+    return name() if callable(name) else ""
 
 
 # --------------------------------------------------------------------------- numbers
@@ -257,7 +264,7 @@ def local_derivatives(node: Node, saved: dict[str, Any]) -> list[Local | None]:
     >>> [local.text() for local in local_derivatives((a / b).grad_fn, read_saved((a / b).grad_fn))]
     ['1/b = 1/3 = 0.3333', '−a/b² = −2/3² = −0.2222']
     """
-    rule = TABLE.get(node.name())
+    rule = TABLE.get(_name(node))
     if rule is None:
         return []
     with np.errstate(all="ignore"):
