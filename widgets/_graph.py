@@ -28,6 +28,8 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 import minigrad.graph
 from minigrad import Tensor
 from minigrad.function import AccumulateGrad, Node, short_name
@@ -161,6 +163,22 @@ def full_value(tensor: Tensor) -> str:
     body = text[len("tensor(") : -1]
     lines = body.split("\n")
     return "\n".join([lines[0]] + [line[len("tensor(") :] for line in lines[1:]])
+
+
+def values_of(graph: Graph) -> dict[str, Tensor]:
+    """A copy of each tensor a box shows, by box id: what it holds now, to compare with
+    what it holds after a backward pass (which may add into a ``.grad`` drawn as a box)."""
+    return {
+        box.id: box.tensor.detach().clone()
+        for box in graph.nodes.values()
+        if box.tensor is not None
+    }
+
+
+def same_values(a: Tensor, b: Tensor) -> bool:
+    """Whether two tensors hold the same shape and values (NaNs equal)."""
+    x, y = a.detach().numpy(), b.detach().numpy()
+    return x.shape == y.shape and bool(np.array_equal(x, y, equal_nan=x.dtype.kind == "f"))
 
 
 def shape_text(tensor: Tensor) -> str:

@@ -25,6 +25,7 @@ import html
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import ipywidgets
 import numpy as np
@@ -34,6 +35,8 @@ from matplotlib.figure import Figure
 from minigrad import Tensor
 from minigrad.function import FREED_GRAPH_MESSAGE
 
+from ._controls import KernelButtons
+from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from .draw import BLUE, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 
@@ -44,6 +47,7 @@ FRIENDLY_FREED = (
     "a training loop does every iteration), or call the earlier backward with "
     "retain_graph=True."
 )
+PLOT_SIZE, PLOT_DPI = (4.2, 2.6), 100  # inches, and pixels per inch
 _LINE_COLOURS = [BLUE, VERMILLION, REDDISH_PURPLE, ORANGE, SKY_BLUE, "#009E73"]
 
 
@@ -145,6 +149,20 @@ class GradAccumulation(ipywidgets.VBox):
             f"last {last.action}{failed})"
         )
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # For viewers without widgets: the plot, and the history in words.
+        data = super()._repr_mimebundle_(**kwargs)
+        rows = [
+            f"{i}. {entry.action}: "
+            + ", ".join(
+                f"{name}.grad = {'None' if g is None else full_value(g)}"
+                for name, g in entry.grads.items()
+            )
+            + (" (failed)" if entry.error else "")
+            for i, entry in enumerate(self.history)
+        ]
+        return with_fallback(data, "\n".join([repr(self), *rows]), small_png(self._plot.value, 64))
+
     # -- the widgets -----------------------------------------------------------------------
     def _controls(self) -> None:
         actions = {
@@ -154,20 +172,33 @@ class GradAccumulation(ipywidgets.VBox):
             ".grad = None": self.set_none,
             "new graph": self.rebuild,
         }
-        buttons = []
-        for label, action in actions.items():
-            button = ipywidgets.Button(description=label, layout=ipywidgets.Layout(width="auto"))
-            button.on_click(lambda _button, act=action: act())
-            buttons.append(button)
-        self._buttons = buttons
+        # Drawn by the browser, which disables them and says why when no kernel is behind the
+        # page (an exported lesson, the docs site): each click runs Python.
+        self._buttons = KernelButtons(
+            {label: label for label in actions}, lambda label: actions[label]()
+        )
         self._message = ipywidgets.HTML()
         self._table = ipywidgets.HTML()
-        self._plot = ipywidgets.Image(format="png")
+        # The plot keeps its own size and aspect however tall the table beside it grows (in
+        # a row, a flex item is otherwise stretched to the row's height).
+        self._plot = ipywidgets.Image(
+            format="png",
+            layout=ipywidgets.Layout(
+                width=f"{round(PLOT_SIZE[0] * PLOT_DPI)}px",
+                height="auto",
+                flex="0 0 auto",
+                align_self="flex-start",
+                object_fit="contain",
+            ),
+        )
         header = ipywidgets.HTML(
             f"<b>{html.escape(self.description)}</b>" if self.description else ""
         )
-        body = ipywidgets.HBox([self._table, self._plot])
-        super().__init__([header, ipywidgets.HBox(buttons), self._message, body])
+        body = ipywidgets.HBox(
+            [self._table, self._plot],
+            layout=ipywidgets.Layout(align_items="flex-start", flex_flow="row wrap"),
+        )
+        super().__init__([header, self._buttons, self._message, body])
         self.add_class("minigrad-grad-accumulation")
         self._refresh()
 
@@ -181,13 +212,14 @@ class GradAccumulation(ipywidgets.VBox):
         if last.error is None:
             text = html.escape(last.note) if last.note else f"Done: <code>{last.action}</code>."
             return (
-                '<div class="minigrad-accumulation-message" style="font-family: sans-serif">'
+                '<div class="minigrad-accumulation-message" '
+                'style="font-family: sans-serif; font-size: 14px">'
                 f"{text}</div>"
             )
         friendly = FRIENDLY_FREED if last.error == FREED_GRAPH_MESSAGE else "backward() failed."
         return (
             '<div class="minigrad-accumulation-error" style="border-left: 4px solid #D55E00; '
-            'padding: 2px 8px; font-family: sans-serif; max-width: 760px">'
+            'padding: 2px 8px; font-family: sans-serif; font-size: 14px; max-width: 760px">'
             f"<b>{html.escape(friendly)}</b><br>"
             f"The error: <code>RuntimeError: {html.escape(last.error)}</code></div>"
         )
@@ -207,14 +239,14 @@ class GradAccumulation(ipywidgets.VBox):
             rows.append(f"<tr><td {cell}>{i}</td><td {cell}>{action}</td>{cells}</tr>")
         return (
             '<table class="minigrad-accumulation-history" style="border-collapse: collapse; '
-            'font-family: sans-serif; font-size: 13px">'
+            'font-family: sans-serif; font-size: 14px">'
             f"<tr><th {cell}>#</th><th {cell}>action</th>{head}</tr>{''.join(rows)}</table>"
         )
 
     def plot_png(self) -> bytes:
         """Each leaf's ``.grad`` after every action (elementwise for small tensors); a
         ``None`` is a gap in the line, marked with an open circle on the axis."""
-        figure = Figure(figsize=(4.2, 2.6), dpi=100)
+        figure = Figure(figsize=PLOT_SIZE, dpi=PLOT_DPI)
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         steps = np.arange(len(self.history))

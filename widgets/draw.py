@@ -13,6 +13,11 @@ Colours come from the Okabe–Ito palette, which stays distinguishable with ever
 kind of colour blindness; shapes and words say the same thing as the colours, so no legend
 is needed: tensors are rounded boxes, graph nodes are ellipses, and every box says what it
 is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
+
+Text is 12-point: at the drawing's natural size 16px, and the browser shrinks a wide
+drawing to the page's width no further than 14px text (a lesson's), laying it out top to
+bottom instead when that fits better (``static/graphviz_view.js``). Viewers without
+widgets get a PNG (when ``dot`` is on PATH) and the drawing in words (``widgets._fallback``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import graphviz
 from minigrad import Tensor
 
 from ._browser import GraphvizView
+from ._fallback import dot_png, with_fallback
 from ._graph import (
     CONSTANT,
     DERIVATIVE,
@@ -55,6 +61,8 @@ REDDISH_PURPLE = "#CC79A7"
 GREY = "#999999"
 BLACK = "#000000"
 
+FONT_POINTS = 12  # every text in a drawing
+
 INSTALL_GRAPHVIZ = (
     "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
     "a drawing shown in a notebook is laid out by Graphviz in the browser. Saving a drawing "
@@ -82,6 +90,8 @@ class Drawing(graphviz.Digraph):
     install it when it is missing.
     """
 
+    description = ""  # the picture in words, for viewers without widgets (see describe)
+
     def __repr__(self) -> str:
         # The default repr shows a memory address, which differs on every run of a lesson.
         return "<widgets.Drawing: shown as a picture in Jupyter; .source has the DOT text>"
@@ -90,8 +100,9 @@ class Drawing(graphviz.Digraph):
         self, include: Any = None, exclude: Any = None, **_: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         data, metadata = self.widget()._repr_mimebundle_()
-        data["text/plain"] = repr(self)  # a viewer without widgets shows this
-        return data, metadata
+        # A viewer without widgets (GitHub, nbviewer, an untrusted notebook) shows these.
+        text = f"{self!r}\n{self.description}" if self.description else repr(self)
+        return with_fallback(data, text, dot_png(self.source)), metadata
 
     def widget(self) -> GraphvizView:
         """The widget that shows this drawing in the browser (a new one on each call), to
@@ -189,8 +200,10 @@ def new_digraph(rankdir: str) -> Drawing:
     if rankdir not in ("LR", "RL", "TB", "BT"):
         raise ValueError(f"rankdir must be one of 'LR', 'RL', 'TB', 'BT', got {rankdir!r}")
     drawing = Drawing(graph_attr={"rankdir": rankdir, "nodesep": "0.25", "ranksep": "0.35"})
-    drawing.attr("node", fontname="Helvetica", fontsize="11", margin="0.1,0.07", height="0.3")
-    drawing.attr("edge", fontname="Helvetica", fontsize="10", arrowsize="0.7")
+    # 12 points is 16px at the natural size: the browser may shrink a wide picture to 7/8
+    # and keep its text as large as a lesson's (14px; see static/graphviz_view.js).
+    drawing.attr("node", fontname="Helvetica", fontsize=str(FONT_POINTS), margin="0.1,0.07")
+    drawing.attr("edge", fontname="Helvetica", fontsize=str(FONT_POINTS), arrowsize="0.7")
     return drawing
 
 
@@ -278,4 +291,45 @@ def draw(
     drawing = new_digraph(rankdir)
     labels = {box.id: label_lines(box, show_values, show_grads) for box in graph.nodes.values()}
     add_boxes(drawing, graph, labels)
+    drawing.description = describe(graph, labels)
     return drawing
+
+
+def describe(graph: Graph, labels: Mapping[str, Sequence[str]]) -> str:
+    """The picture in words: each box with what it says, then each arrow.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(2.0, requires_grad=True)
+    >>> y = x * 3
+    >>> print(draw(y).description)
+    Boxes:
+      y (output): scalar, value 6.
+      MulBackward0
+      constant: scalar, value 3
+      AccumulateGrad
+      x (leaf): scalar, value 2., grad None
+    Arrows (forward: from an input to what uses it; gradients flow against them):
+      constant → MulBackward0
+      x (leaf) → AccumulateGrad
+      AccumulateGrad → MulBackward0
+      MulBackward0 → y (output)
+    """
+    seen: dict[str, int] = {}
+    names = {}
+    for box in graph.nodes.values():
+        title = labels[box.id][0]
+        seen[title] = seen.get(title, 0) + 1
+        names[box.id] = title if seen[title] == 1 else f"{title} #{seen[title]}"
+    boxes = [
+        f"  {names[box_id]}" + (": " + ", ".join(lines[1:]) if len(lines) > 1 else "")
+        for box_id, lines in labels.items()
+    ]
+    arrows = [f"  {names[edge.tail]} → {names[edge.head]}" for edge in graph.edges]
+    return "\n".join(
+        [
+            "Boxes:",
+            *boxes,
+            "Arrows (forward: from an input to what uses it; gradients flow against them):",
+            *arrows,
+        ]
+    )

@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import io
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets
 import numpy as np
@@ -33,6 +34,7 @@ from matplotlib.figure import Figure
 import minigrad as mg
 from minigrad import Tensor
 
+from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from .draw import BLUE, REDDISH_PURPLE, VERMILLION, draw
 from .stepper import BackwardStepper
@@ -86,13 +88,24 @@ class SecondDerivative(ipywidgets.VBox):
             f"f' = {full_value(self.first)}, f'' = {full_value(self.second)})"
         )
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # For viewers without widgets: the plot, and the numbers in words.
+        data = super()._repr_mimebundle_(**kwargs)
+        text = (
+            f"{self!r}\nx.grad after y.backward(create_graph=True): "
+            f"{full_value(self.grad_after_backward)}; after x.grad.backward(): "
+            f"{full_value(self.grad_after_second_backward)} (f' + f'')"
+        )
+        return with_fallback(data, text, small_png(self._plot.value, 64))
+
     def _build(self, width: float, points: int) -> None:
         f1, f2 = full_value(self.first), full_value(self.second)
         before = full_value(self.grad_after_backward)
         after = full_value(self.grad_after_second_backward)
         name = html.escape(self.label)
         text = f"""
-<div class="minigrad-second-derivative" style="font-family: sans-serif; line-height: 1.4">
+<div class="minigrad-second-derivative" style="font-family: sans-serif; font-size: 14px;
+line-height: 1.4">
 <b>y = {name} at x = {self.x0:g}</b>
 <ol>
 <li><code>(dy,) = autograd.grad(y, x, create_graph=True)</code> gives
@@ -107,16 +120,16 @@ x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
 set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
 </ol></div>"""
         heading = ipywidgets.HTML(
-            '<div style="font-family: sans-serif"><b>The graph of y, and beside it (reddish '
-            "purple) the graph that computes x.grad:</b></div>"
+            '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside '
+            "it (reddish purple) the graph that computes x.grad:</b></div>"
         )
         graph = ipywidgets.VBox([heading, self.drawing.widget()])  # drawn in the browser
         title = ipywidgets.HTML(
-            '<b style="font-family: sans-serif">Stepping through '
+            '<b style="font-family: sans-serif; font-size: 14px">Stepping through '
             "<code>x.grad.backward()</code>:</b>"
         )
-        plot = ipywidgets.Image(value=self.plot_png(width, points), format="png")
-        super().__init__([ipywidgets.HTML(text), graph, title, self.stepper, plot])
+        self._plot = ipywidgets.Image(value=self.plot_png(width, points), format="png")
+        super().__init__([ipywidgets.HTML(text), graph, title, self.stepper, self._plot])
         self.add_class("minigrad-second-derivative")
 
     # -- the plot ----------------------------------------------------------------------------

@@ -29,27 +29,38 @@ steps they take part in, and each line of text holds every text it will show. Fr
 jslinked to the position slider, itself jslinked to a ``Play``. So the slider and Play
 step through the pass in the browser with no kernel, e.g. in an HTML export of the
 notebook. Play's ■ button is a kernel-free reset, and the slider takes the arrow keys,
-Home and End. The reset, back, step and run buttons are Python callbacks that move the same
-slider: they need a running kernel, and a note under them says so (a page cannot tell
-whether a kernel is behind it, so the note is always shown).
+Home and End. The reset, back, step and run buttons are drawn by the browser too
+(``widgets._controls.SliderButtons``): they move the same slider, so no control of the
+stepper needs a kernel, and each is enabled exactly when it would move it.
+
+The panel works each local derivative out in numbers (``widgets._local``): the values the
+node saved, read before the pass frees them, put into its formula; then the gradient that
+arrived × that number = what was sent, the last number being the engine's record. A box
+whose tensor the pass changes in place (``x.grad`` drawn as a box while ``x`` accumulates
+into it) reads its value as of each frame. Arrows with a gradient on them are drawn dashed
+with their arrowhead at the input end: gradients flow against the forward arrows.
 """
 
 from __future__ import annotations
 
 import html
 import itertools
+import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets
+import numpy as np
 
 from minigrad import Tensor
 from minigrad.engine import BackwardPass, Step
 from minigrad.function import AccumulateGrad, Node, short_name
 
-from . import _graph
+from . import _graph, _local
 from ._browser import GraphvizView
+from ._controls import SliderButtons
+from ._fallback import dot_png, with_fallback
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -76,7 +87,8 @@ from .draw import (
 PICTURE_CLASS = "minigrad-picture"
 FRAME_CLASS = "minigrad-frame"
 PANEL_CLASS = "minigrad-step-panel"
-NOTE_CLASS = "minigrad-kernel-note"
+NOTE_CLASS = "minigrad-stepper-help"
+LEGEND_CLASS = "minigrad-legend"
 PLAY_CLASS = "minigrad-play"
 
 _NO_GRAD_YET = "grad —"
@@ -102,11 +114,16 @@ _PLAY_GLYPHS = "".join(
     for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
 )
 
+# How to step, and which way the arrows point (the picture's legend).
 KERNEL_NOTE = (
-    f"<style>{_PLAY_GLYPHS}</style>"
-    f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 12px; '
-    'color: #555555">Step with the slider (arrow keys, Home, End) or ▶ play (■ goes back to '
-    "the start); the reset, back, step and run buttons need a running kernel.</div>"
+    # Code in the panel as large as its prose: a theme's code font is often 13px or less.
+    f"<style>{_PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}</style>"
+    f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
+    'line-height: 1.4; color: #333333">Step with the buttons, the slider (arrow keys, Home, '
+    "End) or ▶ play (■ goes back to the start).<br>"
+    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed; '
+    f'<b style="color: {VERMILLION}">⇠</b> backward: where the gradients flow (dashed, '
+    "arrowhead at the input: red for this step, green for earlier ones)</span></div>"
 )
 
 
@@ -165,6 +182,10 @@ class BackwardStepper(ipywidgets.VBox):
                 f"BackwardStepper steps through nodes with one output; {several[0]} has "
                 "several (a Function returning a tuple): draw it with widgets.draw(...)"
             )
+        # What each node saved and each box's value, read before the pass frees or changes
+        # them: the panel substitutes the saved values into the local derivatives.
+        self.saved = {node: _local.read_saved(node) for node in self.graph.id_of}
+        self.values_before = _graph.values_of(self.graph)
         self.steps: list[Step] = list(backward_pass)
         self._freed_at_end = {step.node for step in self.steps if step.released}
 
@@ -175,6 +196,8 @@ class BackwardStepper(ipywidgets.VBox):
         self.dot = frames.drawing(rankdir).source
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
+        # For viewers without widgets: the graph after the pass, and the pass in words.
+        self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
         self._build_controls()
 
     # -- the state, for scripts and tests ---------------------------------------------------
@@ -229,6 +252,11 @@ class BackwardStepper(ipywidgets.VBox):
             f"position {self.position})"
         )
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        summary, end_dot = self._fallback
+        return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
+
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:
         last = self.num_steps
@@ -272,36 +300,13 @@ class BackwardStepper(ipywidgets.VBox):
             ipywidgets.jslink((self._slider, "value"), (self._stack, "selected_index")),
             ipywidgets.jslink((self._speed, "value"), (self._play, "interval")),
         ]
-        self._slider.observe(lambda _change: self._update_buttons(), names="value")
-
-        # Only glyphs that common fonts have: ⏮ and ⏭ show as empty boxes on many systems.
-        labels = {
-            "reset": ("◀◀ reset", "back to the start"),
-            "back": ("◀ back", "one step back"),
-            "step": ("step ▶", "one step forward"),
-            "run": ("run ▶▶", "to the end of backward()"),
-        }
-        self._buttons = {
-            name: ipywidgets.Button(description=text, tooltip=f"{tip} (needs a running kernel)")
-            for name, (text, tip) in labels.items()
-        }
-        moves = {"reset": self.reset, "back": self.back, "step": self.step, "run": self.run}
-        for name, button in self._buttons.items():
-            button.layout = ipywidgets.Layout(width="auto")
-            button.add_class(f"minigrad-{name}-button")
-            button.on_click(lambda _button, move=moves[name]: move())
-        self._update_buttons()
-        controls = ipywidgets.HBox([*self._buttons.values(), self._play, self._speed])
-        # In an HTML export the buttons are dead and keep the enabled/disabled look they had
-        # when the notebook was saved; the note tells the reader what works everywhere.
+        # Reset, back, step and run move the slider in the browser: no kernel needed, and
+        # each is enabled exactly when it would move the slider, however it was moved last.
+        self._buttons = SliderButtons(self._slider)
+        controls = ipywidgets.HBox([self._buttons, self._play, self._speed])
         self._note = ipywidgets.HTML(KERNEL_NOTE)
         super().__init__([controls, self._note, self._slider, self._picture, self._stack])
         self.add_class("minigrad-stepper")
-
-    def _update_buttons(self) -> None:
-        at_start, at_end = self.position == 0, self.position == self.num_steps
-        self._buttons["reset"].disabled = self._buttons["back"].disabled = at_start
-        self._buttons["step"].disabled = self._buttons["run"].disabled = at_end
 
 
 class _Frames:
@@ -387,6 +392,26 @@ class _Frames:
                 target = self.output_box.id if sender is None else graph.id_of[sender]
                 for edge in self.arrows_between.get((head, target), []):
                     self.classes[f"mg-{edge}"].append(ARRIVES.format(position))
+        # Boxes showing a tensor the pass changes in place (x.grad, when it is drawn as a box
+        # and x's AccumulateGrad adds into it): their value as of each step, from the
+        # engine's records, else every frame would show the value after the pass.
+        self.value_changes: dict[str, list[tuple[int, Tensor]]] = {}
+        for box_id, before in stepper.values_before.items():
+            tensor = graph.nodes[box_id].tensor
+            if tensor is None or _graph.same_values(before, tensor):
+                continue
+            changes = [
+                (step.index + 1, step.grad_after)
+                for step in self.steps
+                if step.leaf is not None
+                and step.leaf.grad is tensor
+                and step.grad_after is not None
+            ]
+            if changes:
+                self.value_changes[box_id] = [(0, before), *changes]
+                self.text_changes[box_id] = sorted(
+                    {*self.text_changes[box_id], *(k for k, _ in changes)}
+                )
         self._short_texts: dict[int, tuple[Tensor, str]] = {}
         self._code_texts: dict[int, tuple[Tensor, str]] = {}
         self._label_lines = {box.id: label_lines(box) for box in graph.nodes.values()}
@@ -415,6 +440,11 @@ class _Frames:
 
     def box_lines(self, box: GraphNode, position: int) -> list[str]:
         lines = list(self._label_lines[box.id])
+        if box.id in self.value_changes:
+            now = [tensor for k, tensor in self.value_changes[box.id] if k <= position][-1]
+            lines = [
+                "value " + self.short(now) if line.startswith("value ") else line for line in lines
+            ]
         if box.kind == LEAF and box.tensor is not None:
             lines[-1] = "grad " + self.short(self.leaf_grad(box, position))
         elif box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
@@ -458,12 +488,16 @@ class _Frames:
             replaced.append(f".{SHOWN_UNTIL.format(k)}")
             now = f":is(.{RAN.format(k)}, .{LEAF_UPDATED.format(k)})"
             sent, arrives = f".{SENT.format(k)}", f".{ARRIVES.format(k)}"
+            # An arrow with a gradient on it is drawn as the gradient goes: dashed, with its
+            # arrowhead at the input end (the forward one hidden).
+            on = f":is({', '.join(carrying)})"
             rules = [
+                (f"{on} > path", f"stroke: {green}; stroke-width: 1.6px; stroke-dasharray: 6,3"),
+                (f"{on} > polygon:not(.mg-back-head)", "display: none"),
                 (
-                    f":is({', '.join(carrying)}) > :is(path, polygon)",
-                    f"stroke: {green}; stroke-width: 1.6px",
+                    f"{on} > polygon.mg-back-head",
+                    f"display: inline; fill: {green}; stroke: {green}",
                 ),
-                (f":is({', '.join(carrying)}) > polygon", f"fill: {green}"),
             ]
             if done:
                 rules.append(
@@ -472,16 +506,14 @@ class _Frames:
             if done_freed:
                 rules.append((f":is({', '.join(done_freed)}) > {SHAPES}", "stroke-dasharray: 5,2"))
             # This step's node and the leaf it updates; then the arrows it sends gradients
-            # along, and those its gradients came by (dashed; an arrowhead never is). The
-            # selectors weigh the same as the green ones, so these, written later, win.
+            # along, and those its gradients came by. The selectors weigh the same as the
+            # green ones, so these, written later, win.
+            this_step = f":is({sent}, {arrives})"
             rules += [
                 (f"{now} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
-                (f"{sent} > :is(path, polygon)", f"stroke: {red}; stroke-width: 3px"),
-                (f"{sent} > polygon", f"fill: {red}"),
-                (f"{sent} > text", f"fill: {red}"),
-                (f"{arrives} > :is(path, polygon)", f"stroke: {red}; stroke-width: 2px"),
-                (f"{arrives} > path", "stroke-dasharray: 5,2"),
-                (f"{arrives} > polygon", f"fill: {red}"),
+                (f"{this_step} > path", f"stroke: {red}; stroke-width: 3px"),
+                (f"{this_step} > polygon.mg-back-head", f"fill: {red}; stroke: {red}"),
+                (f"{this_step} > text", f"fill: {red}"),
                 (f"text:is({', '.join(written)})", "display: inline"),
                 (f"text:is({', '.join(replaced)})", "display: none"),
             ]
@@ -565,6 +597,7 @@ class _Frames:
     def sends(self, step: Step) -> str:
         items = []
         head = self.graph.id_of[step.node]
+        locals_ = _local.local_derivatives(step.node, self.stepper.saved.get(step.node, {}))
         for i, ((child, _), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
             if child is None and (head, i) in self.constant:
                 value = self.constant[(head, i)].tensor
@@ -580,12 +613,33 @@ class _Frames:
             elif grad is None:
                 items.append(f"<li>input {i} → {_e(self.sender_name(child))}: nothing</li>")
             else:
-                items.append(f"<li>input {i} → {_e(self.target(child))}: {self.code(grad)}</li>")
+                local = locals_[i] if i < len(locals_) else None
+                worked = self.worked_out(step.grad_in, local, grad)
+                items.append(f"<li>input {i} → {_e(self.target(child))}: {worked}</li>")
         return (
             "Sent to each input (gradient arriving × local derivative):<ul>"
             + "".join(items)
             + "</ul>"
         )
+
+    def worked_out(self, grad_in: Tensor, local: _local.Local | None, sent: Tensor) -> str:
+        """The local derivative in numbers, then gradient × local = sent. The number after
+        the last ``=`` is the engine's record of what was sent, never a product made here."""
+        if local is None:
+            return self.code(sent)
+        derivative = f"local derivative <code>{_e(local.text())}</code>"
+        if local.value is None:  # a matrix product: no single number to multiply by
+            return f"{derivative}: {_e(local.how)} = {self.code(sent)}"
+        incoming = _local.number(grad_in.detach().numpy())
+        factor = _local.number(local.value)
+        product = f"{incoming} × {factor} = {_local.number(sent.detach().numpy())}"
+        shapes = np.broadcast_shapes(tuple(grad_in.shape), np.shape(local.value))
+        note = ""
+        if shapes != tuple(sent.shape):
+            spread = math.prod(tuple(sent.shape)) > math.prod(shapes)
+            how = "copied to every element of" if spread else "summed back to"
+            note = f" ({how} the input's shape {tuple(sent.shape)})"
+        return f"{derivative}; sends <code>{_e(product.replace('-', '−'))}</code>{note}"
 
     def target(self, child: Node) -> str:
         if isinstance(child, AccumulateGrad):
@@ -627,6 +681,30 @@ class _Frames:
         drawing = new_digraph(rankdir)
         add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY, classes=self.classes)
         return drawing
+
+    def end_drawing(self, rankdir: str) -> Drawing:
+        """The graph as the pass leaves it: every gradient on its arrow, every ``.grad``
+        filled in (the picture for viewers without widgets)."""
+        last = self.stepper.num_steps
+        labels = {box.id: self.box_lines(box, last) for box in self.graph.nodes.values()}
+        edge_labels = {edge: f" {self.short(grad)} " for edge, (_, grad) in self.edge_grad.items()}
+        drawing = new_digraph(rankdir)
+        add_boxes(drawing, self.graph, labels, edge_labels, edge_color=BLUISH_GREEN)
+        return drawing
+
+    def summary(self) -> str:
+        """The pass in words, a line per step."""
+        lines = []
+        for step in self.steps:
+            head = f"step {step.index + 1}: {self.describe(step.node)}"
+            if isinstance(step.node, AccumulateGrad):
+                name = self.leaf_name(step.node)
+                before, after = self.short(step.grad_before), self.short(step.grad_after)
+                lines.append(f"{head}: {name}.grad {before} → {after}")
+            else:
+                sent = ", ".join(self.short(g) for g in step.grads_out if g is not None)
+                lines.append(f"{head}: gets {self.short(step.grad_in)}, sends {sent or 'nothing'}")
+        return "\n".join(lines)
 
     def frames(self) -> list[str]:
         """Each frame: its stylesheet for the picture, and its panel."""

@@ -18,6 +18,17 @@ pytestmark = pytest.mark.browser
 NUM_STEPS = 4  # y = x*w + x: AddBackward0, MulBackward0, one AccumulateGrad per leaf
 
 
+# The font size of every element of a stepper's panel and help that holds words itself.
+PANEL_FONT_SIZES = """
+stepper => [...stepper.querySelectorAll(
+        '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
+        + '.minigrad-stepper-help *')]
+    .filter(e => e.getClientRects().length > 0
+        && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+    .map(e => parseFloat(getComputedStyle(e).fontSize))
+"""
+
+
 def test_exported_page_steps_with_the_slider_and_no_kernel(
     page, stepper_notebook, export_html, artifacts, read_stepper
 ):
@@ -64,3 +75,128 @@ def test_exported_page_steps_with_the_slider_and_no_kernel(
     handle.press("End")
     page.locator(".minigrad-stepper").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "stepper-static-html.png")
+
+
+# A page of every widget a lesson shows, exported with no kernel: lesson 7's wide drawing
+# (f(x) = x³ with the graph of f' beside it), a stepper through a 13-node graph, the
+# accumulation widget of lesson 4 and the second-derivative widget of lesson 7.
+WIDGET_CELLS = [
+    "import minigrad as mg\nimport widgets",
+    "x = mg.tensor(2.0, requires_grad=True)\n"
+    "y = x**3\n"
+    "(first,) = mg.autograd.grad(y, x, create_graph=True)\n"
+    'widgets.draw(y, derivatives=[first], names={"x": x, "y": y, "first": first})',
+    "a = mg.tensor(0.5, requires_grad=True)\n"
+    "b = mg.tensor(-1.0, requires_grad=True)\n"
+    "h = ((a * b + a).tanh() * 2 - b).exp() / (a + 3)\n"
+    'widgets.BackwardStepper(h, names={"a": a, "b": b, "h": h})',
+    "w = mg.tensor(2.0, requires_grad=True)\n"
+    'widgets.GradAccumulation(lambda w: w**2, [w], names=["w"])',
+    'widgets.SecondDerivative(lambda x: x**3, 2.0, label="x**3")',
+]
+
+# The size in CSS pixels of every text shown in the pictures inside ``root``, as drawn (its
+# font size times the scale the picture is drawn at), and how wide each picture is drawn
+# beside the room it has.
+READ_PICTURES = """
+root => [...root.querySelectorAll('.minigrad-graphviz')].map(view => {
+    const svg = view.querySelector('svg');
+    const texts = [...svg.querySelectorAll('text')]
+        .filter(t => getComputedStyle(t).display !== 'none' && t.textContent.trim());
+    return {
+        layout: view.dataset.layout,
+        drawnWidth: svg.getBoundingClientRect().width,
+        room: view.clientWidth,
+        textPx: texts.map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a),
+    };
+})
+"""
+
+
+def write_notebook(path, cells):
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_an_exported_page_is_readable_and_says_which_controls_need_a_kernel(
+    page, tmp_path, export_html, artifacts
+):
+    exported = export_html(write_notebook(tmp_path / "widgets.ipynb", WIDGET_CELLS))
+    page.set_viewport_size({"width": 1000, "height": 1700})
+    page.goto(exported.as_uri())
+    expect(page.locator(".minigrad-graphviz svg g.node").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".minigrad-graphviz[data-rendered]")).to_have_count(
+        4
+    )  # 1 + 3 steppers' pictures
+
+    # Items 3 and 5 of issue 15: every picture fits the column or is laid out top to bottom,
+    # and no text in any is smaller than a lesson's 14px.
+    # Each picture is fitted again when its room changes (a ResizeObserver): wait until each
+    # was fitted to the room it has now.
+    page.wait_for_function(
+        "[...document.querySelectorAll('.minigrad-graphviz')]"
+        ".every(v => v.dataset.room === String(Math.round(v.clientWidth)))"
+    )
+    pictures = page.locator("body").evaluate(READ_PICTURES)
+    assert len(pictures) == 4
+    for picture in pictures:
+        assert picture["textPx"] and min(picture["textPx"]) >= 13.9, picture
+        assert picture["drawnWidth"] <= picture["room"] + 1, picture
+    # The 13-node stepper's graph, laid out left to right, would need its text shrunk below
+    # 14px to fit: it is laid out top to bottom instead.
+    assert pictures[1]["layout"] == "top-to-bottom"
+
+    # The panel and the help, code included, are no smaller than a lesson's text either.
+    sizes = page.locator(".minigrad-stepper").first.evaluate(PANEL_FONT_SIZES)
+    assert sizes and min(sizes) >= 14, sizes
+
+    # The accumulation widget's buttons run Python: disabled here, with a note saying why.
+    accumulation = page.locator(".minigrad-grad-accumulation")
+    buttons = accumulation.locator(".minigrad-buttons button")
+    expect(buttons).to_have_count(5)
+    for i in range(5):
+        expect(buttons.nth(i)).to_be_disabled()
+    expect(accumulation.locator(".minigrad-kernel-note")).to_be_visible()
+    expect(accumulation.locator(".minigrad-kernel-note")).to_contain_text("need a running kernel")
+
+    # The steppers' buttons need no kernel: they step here, and are enabled as the frame
+    # shown allows, whether it was reached with them or with the slider.
+    stepper = page.locator(".minigrad-stepper").first
+    frame = stepper.locator(".minigrad-frame:visible")
+    button = {name: stepper.locator(f"button.minigrad-{name}-button") for name in MOVES}
+    expect(frame).to_have_attribute("data-position", "0")
+    expect(button["back"]).to_be_disabled()
+    expect(button["reset"]).to_be_disabled()
+    expect(button["step"]).to_be_enabled()
+    button["step"].click()
+    expect(frame).to_have_attribute("data-position", "1")
+    expect(button["back"]).to_be_enabled()
+    # The first step's arrows show the gradient's arrowhead at the input end, in red.
+    heads = stepper.locator("g.edge > polygon.mg-back-head")
+    shown = heads.evaluate_all(
+        "hs => hs.filter(h => getComputedStyle(h).display !== 'none')"
+        ".map(h => getComputedStyle(h).fill)"
+    )
+    assert shown and set(shown) == {"rgb(213, 94, 0)"}
+    handle = stepper.locator(":scope > .widget-slider .noUi-handle")
+    handle.focus()
+    handle.press("End")
+    last = frame.get_attribute("data-position")
+    assert int(last) > 5
+    expect(button["step"]).to_be_disabled()
+    expect(button["run"]).to_be_disabled()
+    expect(button["back"]).to_be_enabled()
+    button["reset"].click()
+    expect(frame).to_have_attribute("data-position", "0")
+    expect(button["back"]).to_be_disabled()
+
+    page.locator(".minigrad-stepper").first.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "widgets-static-html.png", full_page=True)
+
+
+MOVES = ("reset", "back", "step", "run")

@@ -109,7 +109,45 @@ def test_short_reprs():
     widget.backward()
     widget.backward()
     assert repr(widget) == "GradAccumulation(x, w: 3 rows, last backward(), which failed)"
-    # What a notebook saves as the text output: the short repr, not the widget tree.
-    assert widget._repr_mimebundle_()["text/plain"] == repr(widget)
+    # What a notebook saves as the text output: the short repr and the history, not the
+    # widget tree.
+    assert widget._repr_mimebundle_()["text/plain"].splitlines()[0] == repr(widget)
     demo = SecondDerivative(lambda x: x**3, 2.0, label="x**3")
     assert repr(demo) == "SecondDerivative(x**3 at x = 2: f' = 12., f'' = 12.)"
+
+
+def test_buttons_run_their_action_in_python_and_are_drawn_by_the_browser():
+    w = mg.tensor(2.0, requires_grad=True)
+    demo = GradAccumulation(lambda w: w**2, [w], names=["w"])
+    # The browser draws the buttons and sends each click to the kernel (tests/browser
+    # checks that a page with no kernel disables them and says why).
+    names = [name for name, _, _ in demo._buttons.buttons]
+    assert names == [
+        "backward()",
+        "backward(retain_graph=True)",
+        ".grad.zero_()",
+        ".grad = None",
+        "new graph",
+    ]
+    assert demo._buttons.self_id == demo._buttons.model_id
+    demo._buttons._handle(demo._buttons, {"click": "backward(retain_graph=True)"}, [])
+    demo._buttons._handle(demo._buttons, {"click": "backward()"}, [])
+    assert [row.action for row in demo.history[1:]] == ["backward(retain_graph=True)", "backward()"]
+    assert w.grad.item() == 8.0
+    with pytest.raises(ValueError, match="no button named"):
+        demo._buttons.click("step")
+
+
+def test_the_plot_keeps_its_size_and_aspect_beside_a_growing_table():
+    w = mg.tensor(2.0, requires_grad=True)
+    demo = GradAccumulation(lambda w: w**2, [w], names=["w"])
+    layout = demo._plot.layout
+    # A flex item in a row is stretched to the row's height unless it sits at the start,
+    # keeps its own size and fits its picture: then 30 rows of table leave the plot as is.
+    assert (layout.align_self, layout.flex, layout.height, layout.object_fit) == (
+        "flex-start",
+        "0 0 auto",
+        "auto",
+        "contain",
+    )
+    assert layout.width == "420px"  # the PNG's own width: drawn at its natural size

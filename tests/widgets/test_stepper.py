@@ -6,6 +6,7 @@ helpers below read that markup as the browser's CSS does (tests/browser checks t
 browser really shows it so).
 """
 
+import html
 import json
 import random
 import re
@@ -18,7 +19,7 @@ import pytest
 import minigrad as mg
 from minigrad.function import AccumulateGrad, short_name
 from widgets import BackwardStepper
-from widgets._graph import short_value
+from widgets._graph import full_value, short_value
 from widgets._svg import text_copies
 
 pytestmark = [
@@ -369,19 +370,15 @@ def test_random_control_sequences_stay_consistent():
     rng = random.Random(4)
     actions = [stepper.step, stepper.back, stepper.reset, stepper.run]
     for _ in range(1000):
-        choice = rng.randrange(6)
+        choice = rng.randrange(5)
         if choice < 4:
             actions[choice]()
-        elif choice == 4:
-            stepper._buttons[rng.choice(["reset", "back", "step", "run"])].click()
         else:
             stepper._slider.value = rng.randrange(stepper.num_steps + 1)  # as the browser does
         position = stepper.position
         assert 0 <= position <= stepper.num_steps
         assert stepper.current is (stepper.steps[position - 1] if position else None)
         assert stepper.html == stepper.frames[position]
-        assert stepper._buttons["back"].disabled == (position == 0)
-        assert stepper._buttons["step"].disabled == (position == stepper.num_steps)
 
 
 def test_refuses_non_tensors_and_big_graphs():
@@ -396,15 +393,20 @@ def test_refuses_non_tensors_and_big_graphs():
     assert x.grad is None  # refused before any gradient moved
 
 
-def test_buttons_use_glyphs_every_font_has_and_the_page_says_they_need_a_kernel():
+def test_buttons_move_the_slider_in_the_browser_with_glyphs_every_font_has():
     y, _ = reused_leaf()
     stepper = BackwardStepper(y)
-    labels = [button.description for button in stepper._buttons.values()]
+    # The buttons are drawn by the browser and move the position slider there: the page
+    # needs no kernel for them (tests/browser checks them in an export and in JupyterLab).
+    assert stepper._buttons.slider_id == stepper._slider.model_id
+    labels = [label for _, label, _ in stepper._buttons.buttons]
     assert labels == ["◀◀ reset", "◀ back", "step ▶", "run ▶▶"]
     assert not any(ch in label for label in labels for ch in "⏮⏭")
-    # The note is a child of the stepper itself, so every view shows it.
+    # The help (and legend) is a child of the stepper itself, so every view shows it; no
+    # control of the stepper needs a kernel, so it does not say one is needed.
     assert stepper._note in stepper.children
-    assert "need a running kernel" in stepper._note.value
+    assert "kernel" not in stepper._note.value
+    assert "⇠" in stepper._note.value and "backward" in stepper._note.value
     assert "minigrad-play" in stepper._play._dom_classes
     assert "i.fa-play::before" in stepper._note.value
 
@@ -414,3 +416,152 @@ def test_panel_names_the_value_of_a_constant_input():
     stepper = BackwardStepper(x * 3, names={"x": x})
     stepper.step()  # MulBackward0
     assert "input 1: the constant <code>3</code>, no gradient needed" in stepper.html
+
+
+# -- the local derivative in numbers -----------------------------------------------------
+def panel_text(stepper, position: int) -> str:
+    """A frame's panel as plain text (tags removed)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", stepper.frames[position].split("</style>", 1)[1]))
+
+
+def node_step(stepper, name: str) -> int:
+    return next(s.index + 1 for s in stepper.steps if s.node.name() == name)
+
+
+def test_the_panel_works_the_local_derivative_out_in_numbers():
+    a = mg.tensor(2.0, requires_grad=True)
+    stepper = BackwardStepper(a**2, names={"a": a})
+    text = panel_text(stepper, node_step(stepper, "PowBackward0"))
+    assert "∂(aⁿ)/∂a = n·aⁿ⁻¹" in text  # the formula, as the op declares it
+    assert "local derivative 2·a = 2·2 = 4" in text
+    assert "sends 1 × 4 = 4" in text
+
+
+SCALAR_OPS = {
+    "AddBackward0": lambda a, b: a + b,
+    "SubBackward0": lambda a, b: a.sub(b, alpha=2),
+    "MulBackward0": lambda a, b: a * b,
+    "DivBackward0": lambda a, b: a / b,
+    "PowBackward0": lambda a, b: a**3,
+    "PowBackward1": lambda a, b: a**b,
+    "PowBackward2": lambda a, b: 2**a,
+    "RsubBackward1": lambda a, b: 2 - a,
+    "NegBackward0": lambda a, b: -a,
+    "ExpBackward0": lambda a, b: a.exp(),
+    "LogBackward0": lambda a, b: a.log(),
+    "TanhBackward0": lambda a, b: a.tanh(),
+    "SigmoidBackward0": lambda a, b: a.sigmoid(),
+    "ReluBackward0": lambda a, b: (a - 3).relu(),
+    "SumBackward0": lambda a, b: (a * mg.ones(3)).sum(),
+    "MeanBackward0": lambda a, b: (a * mg.ones(4)).mean(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_OPS))
+def test_gradient_times_the_substituted_local_derivative_is_what_the_engine_sent(name):
+    from widgets import _local
+
+    a = mg.tensor(1.5, requires_grad=True)
+    b = mg.tensor(-0.75, requires_grad=True)
+    y = SCALAR_OPS[name](a, b)
+    if y.ndim:
+        y = y.sum()
+    stepper = BackwardStepper(y, gradient=mg.tensor(0.5) if name != "ReluBackward0" else None)
+    step = stepper.steps[node_step(stepper, name) - 1]
+    locals_ = _local.local_derivatives(step.node, stepper.saved[step.node])
+    assert locals_, name
+    text = panel_text(stepper, step.index + 1)
+    checked = 0
+    for (child, _), local, sent in zip(step.node.next_functions, locals_, step.grads_out):
+        if child is None or sent is None:
+            continue
+        # The substituted formula must evaluate to the factor that, times the gradient that
+        # arrived, gives what the engine sent: a wrong formula in the table fails here.
+        product = step.grad_in.numpy() * np.asarray(local.value)
+        np.testing.assert_allclose(
+            np.broadcast_to(product, sent.shape) if product.size == 1 else product,
+            sent.numpy(),
+            rtol=1e-5,
+        )
+        assert f"local derivative {local.text()}" in text
+        assert f"= {_local.number(sent.numpy())}".replace("-", "−") in text
+        checked += 1
+    assert checked >= 1
+
+
+def test_the_number_shown_as_sent_is_the_engines_record_never_a_product_made_here():
+    a = mg.tensor(2.0, requires_grad=True)
+    stepper = BackwardStepper(a**2, names={"a": a})
+    k = node_step(stepper, "PowBackward0")
+    step = stepper.steps[k - 1]
+    # Tamper with the record: the panel must show the tampered number, not 1 × 4 = 4.
+    step.grads_out = (mg.tensor(5.0),)
+    from widgets.stepper import _Frames
+
+    panel = _Frames(stepper).panel(k)
+    assert "1 × 4 = 5" in re.sub(r"<[^>]+>", "", panel)
+
+
+def test_tensor_ops_show_a_compact_form():
+    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    stepper = BackwardStepper(x**2, gradient=mg.tensor([1.0, 0.5, 0.25]), names={"x": x})
+    text = panel_text(stepper, 1)
+    assert "2·a = 2·[1, 2, 3] = [2, 4, 6]" in text
+    assert "[1, 0.5, 0.25] × [2, 4, 6] = [2, 2, 1.5]" in text
+    total = mg.tensor([1.0, 2.0], requires_grad=True)
+    text = panel_text(BackwardStepper(total.sum()), 1)
+    assert "1 for every element" in text and "copied to every element of" in text
+
+
+def test_matrix_products_name_their_formula_and_shapes():
+    A = mg.ones(2, 3, requires_grad=True)
+    B = mg.ones(3, 4, requires_grad=True)
+    stepper = BackwardStepper((A @ B).sum(), names={"A": A, "B": B})
+    text = panel_text(stepper, node_step(stepper, "MmBackward0"))
+    assert "local derivative G@Bᵀ" in text and "Bᵀ of shape (4, 3)" in text
+    assert "local derivative Aᵀ@G" in text
+
+
+def test_an_op_the_table_does_not_know_shows_its_formula_and_the_records_value():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    stepper = BackwardStepper((x.sin()).sum(), names={"x": x})
+    text = panel_text(stepper, node_step(stepper, "SinBackward0"))
+    assert "∂sin a/∂a = cos a" in text
+    sent = stepper.steps[node_step(stepper, "SinBackward0") - 1].grads_out[0]
+    assert full_value(sent) in text
+
+
+# -- boxes show their value as of the frame ------------------------------------------------
+def test_a_grad_drawn_as_a_box_reads_its_value_as_of_each_frame():
+    """Lesson 7: y.backward(create_graph=True), then step through x.grad.backward(), which
+    adds f'' into x.grad in place: the x.grad box must read f' = 12 until that step."""
+    x = mg.tensor(2.0, requires_grad=True)
+    y = x**3
+    mg.engine.BackwardPass([y], create_graph=True).run()
+    grad = x.grad
+    stepper = BackwardStepper(grad, names={"x": x, "y": y, "x.grad": grad}, originals=[y])
+    boxes = picture_boxes(stepper)
+    box = next(g for g in boxes.values() if shown_lines(g, 0)[0] == "x.grad")
+    accumulate = next(s.index + 1 for s in stepper.steps if s.leaf is x)
+    for k in range(stepper.num_steps + 1):
+        expected = "value 24." if k >= accumulate else "value 12."
+        assert expected in shown_lines(box, k), (k, shown_lines(box, k))
+    assert x.grad is grad and x.grad.item() == 24.0  # it was changed in place, as in PyTorch
+
+
+# -- gradients drawn against the forward arrows --------------------------------------------
+def test_arrows_with_a_gradient_show_the_backward_arrowhead_and_hide_the_forward_one():
+    y, _ = reused_leaf()
+    stepper = BackwardStepper(y)
+    for k in range(1, stepper.num_steps + 1):
+        frame_rules = rules(stepper.frames[k])
+        back = [s for s, d in frame_rules if "polygon.mg-back-head" in s and "display: inline" in d]
+        hidden = [s for s, d in frame_rules if "polygon:not(.mg-back-head)" in s]
+        assert len(back) == len(hidden) == 1
+        assert classes_in(back[0]) - {"mg-back-head"} == {
+            f"mg-carries-{j}" for j in range(1, k + 1)
+        }
+        # This step's arrows: red, the backward arrowhead too.
+        red = [s for s, d in frame_rules if "mg-back-head" in s and "#D55E00" in d]
+        assert classes_in(red[0]) - {"mg-back-head"} == {f"mg-sent-{k}", f"mg-arrives-{k}"}
+    assert "<style></style>" in stepper.frames[0]  # before the first step: forward arrows only

@@ -61,14 +61,91 @@ function addTextCopies(svg, textCopies) {
     }
 }
 
+// Every arrow gets a second arrowhead, at its tail and pointing at it, hidden: the
+// stepper's frames show it on the arrows gradients travel along (against the forward
+// computation), and hide the forward one there. Its tip is where the path starts.
+function addBackwardHeads(svg) {
+    for (const group of svg.querySelectorAll("g.edge")) {
+        const path = group.querySelector(":scope > path");
+        const numbers = (path?.getAttribute("d") || "").match(/-?[\d.]+(e-?\d+)?/g);
+        if (!numbers || numbers.length < 4) continue;
+        const [x0, y0, x1, y1] = numbers.slice(0, 4).map(Number);
+        const length = Math.hypot(x1 - x0, y1 - y0) || 1;
+        const [ux, uy] = [(x1 - x0) / length, (y1 - y0) / length]; // along the path
+        const [size, half] = [8, 3.5];
+        const corners = [
+            [x0, y0],
+            [x0 + ux * size - uy * half, y0 + uy * size + ux * half],
+            [x0 + ux * size + uy * half, y0 + uy * size - ux * half],
+        ];
+        const head = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+        head.setAttribute("class", "mg-back-head");
+        head.setAttribute("points", corners.map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" "));
+        head.setAttribute("display", "none");
+        path.after(head);
+    }
+}
+
+// Text no smaller than a lesson's (JupyterLab's markdown is 14px): Python writes the DOT with
+// 12-point text, 16px when the picture is drawn at its natural size (Graphviz's units are
+// points), so it may shrink to 7/8 of that and no further.
+const SMALLEST_SCALE = 14 / 16;
+const PX_PER_PT = 4 / 3;
+
+function naturalWidth(svg) {
+    return parseFloat(svg.getAttribute("width")) * PX_PER_PT;
+}
+
+function topToBottom(dot) {
+    // Only the graph's own attribute line ("graph [... rankdir=LR ...]"), never a label.
+    return dot.replace(/^(\s*graph \[[^\n]*?)rankdir=(LR|RL)/m, "$1rankdir=TB");
+}
+
+// The picture for the width there is: as Python laid it out when it fits (or fits once
+// shrunk a little), else laid out top to bottom if that fits better; shrunk to the width,
+// keeping its aspect, but never below SMALLEST_SCALE (the page then scrolls sideways).
+function fit(el, pictures, available) {
+    const fits = (svg) => Math.min(1, available / naturalWidth(svg));
+    let chosen = pictures.wide;
+    if (fits(chosen) < SMALLEST_SCALE && pictures.tall() !== chosen) {
+        if (fits(pictures.tall()) > fits(chosen)) chosen = pictures.tall();
+    }
+    const scale = Math.max(SMALLEST_SCALE, fits(chosen));
+    chosen.style.width = `${naturalWidth(chosen) * scale}px`;
+    chosen.style.height = "auto";
+    chosen.style.maxWidth = "none";
+    if (el.firstChild !== chosen) el.replaceChildren(chosen);
+    el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
+    el.dataset.scale = scale.toFixed(3);
+    el.dataset.room = String(Math.round(available));
+}
+
 async function draw(model, el) {
     const viz = await graphvizOf(model);
-    const svg = viz.renderSVGElement(model.get("dot"));
-    // A wide graph shrinks to the width of the page instead of overflowing it.
-    svg.style.maxWidth = "100%";
-    svg.style.height = "auto";
-    addTextCopies(svg, model.get("text_copies") || {});
-    el.replaceChildren(svg);
+    const dot = model.get("dot");
+    const textCopies = model.get("text_copies") || {};
+    const picture = (source) => {
+        const svg = viz.renderSVGElement(source);
+        addBackwardHeads(svg);
+        addTextCopies(svg, textCopies);
+        return svg;
+    };
+    const wide = picture(dot);
+    let tall = null;
+    const pictures = {
+        wide,
+        tall: () => {
+            if (tall === null) tall = topToBottom(dot) === dot ? wide : picture(topToBottom(dot));
+            return tall;
+        },
+    };
+    el.style.overflowX = "auto";
+    el.style.maxWidth = "100%";
+    const refit = () => fit(el, pictures, el.clientWidth || el.parentElement?.clientWidth || 800);
+    refit();
+    el.__minigradResize?.disconnect();
+    el.__minigradResize = new ResizeObserver(() => refit());
+    el.__minigradResize.observe(el);
     el.dataset.rendered = "true";
 }
 
@@ -85,6 +162,7 @@ function render({ model, el }) {
     model.on("change:text_copies", show);
     show();
     return () => {
+        el.__minigradResize?.disconnect();
         model.off("change:dot", show);
         model.off("change:text_copies", show);
     };
