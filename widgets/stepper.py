@@ -119,6 +119,9 @@ class BackwardStepper(ipywidgets.VBox):
     variables, as in ``widgets.draw``. Stepping through ``x.grad.backward()``, pass the
     forward result as ``originals=[y]`` so that only the nodes ``create_graph`` made are
     coloured as derivative nodes.
+
+    ``output`` may also be a value of an engine of your own (``widgets.protocol``): the
+    stepper then calls its ``backward()`` and shows the steps that returns.
     """
 
     def __init__(
@@ -146,8 +149,9 @@ class BackwardStepper(ipywidgets.VBox):
                 )
             protocol.check_nodes([output], "BackwardStepper")
             self.output, self.retain_graph, self.create_graph = output, False, False
-            found = protocol.caller_names(sys._getframe(1), graph_nodes([output]), names or {})
-            self.graph = protocol.build_graph([output], found, max_nodes)
+            frame, nodes = sys._getframe(1), graph_nodes([output])
+            self.names = protocol.caller_names(frame, nodes, names or {})
+            self.graph = protocol.build_graph([output], self.names, max_nodes)
             self._refuse_large_graph(max_nodes)
             self.steps = protocol.record_steps(output, self.graph)
             self._freed_at_end = set()
