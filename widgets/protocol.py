@@ -74,7 +74,7 @@ from minigrad.engine import Step
 
 from ._graph import CONSTANT, ELIDED, LEAF, OP, OUTPUT, Graph, GraphNode
 
-__all__ = ["is_node", "caller_names", "build_graph", "record_steps"]
+__all__ = ["is_node", "check_nodes", "caller_names", "build_graph", "record_steps"]
 
 PROTOCOL = "see widgets.protocol (docs/protocol.md) for what a node of your own engine offers"
 
