@@ -23,10 +23,12 @@ t1 leaf x
 from __future__ import annotations
 
 import math
+import numbers
 import types
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -140,9 +142,21 @@ def _number(value: float | int | bool, is_float: bool) -> str:
     return text
 
 
+def _array(value: Any) -> np.ndarray:
+    """The numbers a tensor holds; or, for an engine of one's own (``widgets.protocol``), a
+    node's ``data`` or a plain number (a gradient)."""
+    if isinstance(value, Tensor):
+        return value.detach().numpy()
+    return np.asarray(_plain(value))
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (numbers.Number, np.ndarray)) else value.data
+
+
 def short_value(tensor: Tensor, max_items: int = 6) -> str:
     """A one-line value for a box in a drawing: ``3.``, ``[1., 0.5]``, ``[2×3 values]``."""
-    array = tensor.detach().numpy()
+    array = _array(tensor)
     is_float = array.dtype.kind == "f"
     if array.size == 1:
         return _number(array.item(), is_float)
@@ -158,7 +172,10 @@ def short_value(tensor: Tensor, max_items: int = 6) -> str:
 
 def full_value(tensor: Tensor) -> str:
     """The value as ``print(tensor)`` shows it, without ``tensor(`` and ``)`` around it:
-    the text a panel shows, so that it matches what a student sees in a cell."""
+    the text a panel shows, so that it matches what a student sees in a cell (for an
+    engine of one's own, the number as ``print`` shows it)."""
+    if not isinstance(tensor, Tensor):
+        return str(_plain(tensor))
     text = tensor_repr(tensor.detach().numpy())
     body = text[len("tensor(") : -1]
     lines = body.split("\n")
@@ -182,7 +199,8 @@ def same_values(a: Tensor, b: Tensor) -> bool:
 
 
 def shape_text(tensor: Tensor) -> str:
-    return "scalar" if tensor.ndim == 0 else "shape " + str(tuple(tensor.shape))
+    shape = _array(tensor).shape
+    return "scalar" if not shape else "shape " + str(shape)
 
 
 # --------------------------------------------------------------------------- walking

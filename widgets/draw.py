@@ -30,7 +30,9 @@ from typing import Any
 import graphviz
 
 from minigrad import Tensor
+from minigrad.graph import nodes as graph_nodes
 
+from . import protocol
 from ._browser import GraphvizView
 from ._fallback import dot_png, with_fallback
 from ._graph import (
@@ -272,6 +274,8 @@ def draw(
     - Boxes are named after the caller's variables when each tensor has exactly one name;
       ``names={"w": w}`` overrides. Arrows follow the forward computation.
     - Above ``max_nodes`` graph nodes, the rest is replaced by a note saying how many.
+    - ``outputs`` may also be values of an engine of your own, drawn the same way (see
+      ``widgets.protocol``).
 
     >>> import minigrad as mg
     >>> x = mg.tensor(2.0, requires_grad=True)
@@ -281,13 +285,21 @@ def draw(
     """
     if not outputs:
         raise TypeError("draw() needs at least one tensor to draw")
+    own_engine = not isinstance(outputs[0], Tensor)  # the values of an engine of one's own
     for i, tensor in enumerate(outputs):
-        if not isinstance(tensor, Tensor):
+        if not isinstance(tensor, Tensor) and not own_engine:
             raise TypeError(f"draw() takes Tensors, but argument {i} is {type(tensor).__name__}")
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
-    found = merge_names(caller_names(sys._getframe(1)), names)
-    graph = build_graph(outputs, found, derivatives, show_grads, max_nodes)
+    if own_engine:  # see widgets.protocol
+        protocol.check_nodes(outputs, "draw()")
+        if derivatives:
+            raise ValueError("derivatives= is for minigrad tensors, not an engine of your own")
+        found = protocol.caller_names(sys._getframe(1), graph_nodes(outputs), names or {})
+        graph = protocol.build_graph(outputs, found, max_nodes)
+    else:
+        found = merge_names(caller_names(sys._getframe(1)), names)
+        graph = build_graph(outputs, found, derivatives, show_grads, max_nodes)
     drawing = new_digraph(rankdir)
     labels = {box.id: label_lines(box, show_values, show_grads) for box in graph.nodes.values()}
     add_boxes(drawing, graph, labels)

@@ -56,8 +56,9 @@ import numpy as np
 from minigrad import Tensor
 from minigrad.engine import BackwardPass, Step
 from minigrad.function import AccumulateGrad, Node, short_name
+from minigrad.graph import nodes as graph_nodes
 
-from . import _graph, _local
+from . import _graph, _local, protocol
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import dot_png, with_fallback
@@ -135,6 +136,9 @@ class BackwardStepper(ipywidgets.VBox):
     variables, as in ``widgets.draw``. Stepping through ``x.grad.backward()``, pass the
     forward result as ``originals=[y]`` so that only the nodes ``create_graph`` made are
     coloured as derivative nodes.
+
+    ``output`` may also be a value of an engine of your own (``widgets.protocol``): the
+    stepper then calls its ``backward()`` and shows the steps that returns.
     """
 
     def __init__(
@@ -149,7 +153,30 @@ class BackwardStepper(ipywidgets.VBox):
         originals: Sequence[Tensor] = (),
     ) -> None:
         if not isinstance(output, Tensor):
-            raise TypeError(f"BackwardStepper needs a Tensor, got {type(output).__name__}")
+            if not protocol.is_node(output):
+                raise TypeError(
+                    f"BackwardStepper needs a Tensor, got {type(output).__name__} (or a value "
+                    "of an engine of your own: see widgets.protocol)"
+                )
+            # An engine of one's own: its graph, and the steps its backward() reports.
+            if gradient is not None or retain_graph or create_graph or originals:
+                raise ValueError(
+                    "gradient, retain_graph, create_graph and originals are for minigrad "
+                    "tensors: an engine of your own runs its backward() as it is written"
+                )
+            protocol.check_nodes([output], "BackwardStepper")
+            self.output, self.retain_graph, self.create_graph = output, False, False
+            frame, nodes = sys._getframe(1), graph_nodes([output])
+            self.names = protocol.caller_names(frame, nodes, names or {})
+            self.graph = protocol.build_graph([output], self.names, max_nodes)
+            self._refuse_large_graph(max_nodes)
+            # Nothing saved to substitute into formulas, and no box whose value the pass
+            # changes: the student's values hold numbers, and their grads show in the steps.
+            self.saved, self.values_before = {}, {}
+            self.steps = protocol.record_steps(output, self.graph)
+            self._freed_at_end = set()
+            self._draw(rankdir)
+            return
         self.output = output
         self.names = _graph.merge_names(_graph.caller_names(sys._getframe(1)), names)
         # The picture is taken before the pass: which nodes there are does not change.
@@ -160,12 +187,7 @@ class BackwardStepper(ipywidgets.VBox):
             max_nodes=max_nodes,
             originals=originals,
         )
-        if self.graph.elided:
-            raise ValueError(
-                f"this graph has {len(self.graph.id_of) + self.graph.elided} nodes, too many "
-                f"to step through one by one (max_nodes={max_nodes}); draw it with "
-                "widgets.draw(...) instead, or raise max_nodes"
-            )
+        self._refuse_large_graph(max_nodes)
         grad_outputs = None if gradient is None else [gradient]
         backward_pass = BackwardPass(
             [output],
@@ -188,7 +210,18 @@ class BackwardStepper(ipywidgets.VBox):
         self.values_before = _graph.values_of(self.graph)
         self.steps: list[Step] = list(backward_pass)
         self._freed_at_end = {step.node for step in self.steps if step.released}
+        self._draw(rankdir)
 
+    def _refuse_large_graph(self, max_nodes: int) -> None:
+        if self.graph.elided:
+            raise ValueError(
+                f"this graph has {len(self.graph.id_of) + self.graph.elided} nodes, too many "
+                f"to step through one by one (max_nodes={max_nodes}); draw it with "
+                "widgets.draw(...) instead, or raise max_nodes"
+            )
+
+    def _draw(self, rankdir: str) -> None:
+        """The picture, its frames and the controls, from ``self.graph`` and ``self.steps``."""
         self.scope = f"minigrad-stepper-{next(_scopes)}"
         frames = _Frames(self)
         # The picture: the DOT text, with the classes the frames style and the texts they
@@ -549,8 +582,12 @@ class _Frames:
         lines.append(self.arrivals(step, out))
         if isinstance(node, AccumulateGrad):
             lines.extend(self.accumulation(step))
+        elif step.leaf is not None:  # a leaf of an engine of one's own (widgets.protocol)
+            lines.append(f"A leaf: its grad is now {self.code(step.grad_in)}, nothing to send on.")
         else:
-            lines.append(f"Local derivative: <code>{_e(node.formula or '(not given)')}</code>")
+            formula = getattr(node, "formula", None)  # an engine of one's own may have none
+            if formula is not None:
+                lines.append(f"Local derivative: <code>{_e(formula or '(not given)')}</code>")
             lines.append(self.sends(step))
             if node in stepper._freed_at_end:
                 lines.append(
@@ -565,10 +602,12 @@ class _Frames:
         if isinstance(node, AccumulateGrad):
             return f"AccumulateGrad for the leaf {self.leaf_name(node)}"
         box = self.graph.nodes[self.graph.id_of[node]]
+        if box.kind == LEAF:  # an engine of one's own: a leaf is its own node
+            return f"the leaf {box.title}"
         if box.produced_name:
             return f"{short_name(node)}, which made {box.produced_name}"
         if self.output_box.kind in (OUTPUT, GRAD_TENSOR) and self.output_box.tensor is not None:
-            if self.output_box.tensor.grad_fn is node:
+            if getattr(self.output_box.tensor, "grad_fn", None) is node:
                 return f"{short_name(node)}, which made {self.output_box.title}"
         return short_name(node)
 
