@@ -203,13 +203,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def jupyter_server(app: str, root: Path) -> Iterator[tuple[str, str]]:
+def jupyter_server(
+    app: str, root: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[tuple[str, str]]:
     """Start ``jupyter lab`` or ``jupyter notebook`` (Notebook 7) serving ``root``, on a
-    free port with a random token: ``(base_url, token)``; stop it afterwards."""
+    free port with a random token: ``(base_url, token)``; stop it afterwards. ``args`` go
+    after the server's own (a file to open, say); ``env`` adds environment variables."""
     port, token = _free_port(), secrets.token_hex(16)
     # The kernel runs from root; the editable install puts minigrad and widgets on its
     # path. A private config dir keeps a developer's own Jupyter config out.
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter-config")}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter-config"), **(env or {})}
     log_path = root / f"jupyter-{app}.log"
     log = log_path.open("wb")
     server = subprocess.Popen(
@@ -222,6 +225,7 @@ def jupyter_server(app: str, root: Path) -> Iterator[tuple[str, str]]:
             f"--port={port}",
             f"--ServerApp.token={token}",
             f"--ServerApp.root_dir={root}",
+            *args,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
