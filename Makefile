@@ -17,6 +17,8 @@ PYTEST_ARGS ?=
 
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
+# What `make lab` trusts: the lessons and the released exercise sets.
+COURSE_NOTEBOOKS = $(wildcard notebooks/[0-9][0-9]_*.ipynb notebooks/exercises/*/*.ipynb)
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
 PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
@@ -24,8 +26,13 @@ PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modu
 
 .PHONY: lab test docs bootstrap lint format clean bench lite
 
-# Open the lessons in JupyterLab. The landing page is the first of these that exists.
+# Open the lessons in JupyterLab. The landing page is the first of these that exists; a
+# Markdown landing page opens as its preview (bootstrap's JupyterLab settings), so its links
+# open the lessons. The course's notebooks are trusted first, on every run (a re-executed
+# lesson needs a new signature): JupyterLab shows a notebook's stored drawings and widgets
+# only when it is trusted.
 lab: bootstrap
+	@$(BIN)/jupyter trust $(COURSE_NOTEBOOKS) >/dev/null
 	@landing=""; \
 	for f in notebooks/index.ipynb notebooks/00_index.ipynb notebooks/README.md; do \
 	    if [ -e "$$f" ]; then landing="$$f"; break; fi; \

@@ -8,7 +8,7 @@
 #   3. (nothing for the drawings: Graphviz runs in the browser, shipped in the package;
 #      Graphviz's `dot` program is optional, used only to save a drawing as a file);
 #   4. Chromium for the browser tests, only when asked for;
-#   5. a JupyterLab settings override that turns off the news/update toast;
+#   5. JupyterLab settings overrides: no news/update toast, Markdown opens as its preview;
 #   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
 #
 # Environment:
@@ -87,17 +87,32 @@ if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     warn "$msg"
 fi
 
-# --- 5. JupyterLab: no news or update-check toast --------------------------------------
+# --- 5. JupyterLab settings: no news or update-check toast; Markdown opens as its preview --
+# `make lab` lands on notebooks/README.md, whose links open the lessons only in the preview
+# (the editor would show the Markdown source). Merged into what overrides.json already holds.
 settings="$VENV/share/jupyter/lab/settings"
 mkdir -p "$settings"
-cat >"$settings/overrides.json" <<'JSON'
-{
-  "@jupyterlab/apputils-extension:notification": {
-    "fetchNews": "false",
-    "checkForUpdates": false
-  }
+"$VENV/bin/python" - "$settings/overrides.json" <<'PY'
+import json
+import sys
+from pathlib import Path
+
+path = Path(sys.argv[1])
+ours = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
 }
-JSON
+try:
+    settings = json.loads(path.read_text())
+except (FileNotFoundError, ValueError):
+    settings = {}
+if not isinstance(settings, dict):
+    settings = {}
+for plugin, values in ours.items():
+    current = settings.get(plugin)
+    settings[plugin] = {**current, **values} if isinstance(current, dict) else values
+path.write_text(json.dumps(settings, indent=2) + "\n")
+PY
 
 # --- 6. the ipywidgets JavaScript, for pages that step through frames with no kernel ----
 # (exported lessons, the docs site, the static-HTML browser test). Fetched once from the

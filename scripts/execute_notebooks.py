@@ -16,12 +16,15 @@ kernel, which is this venv's Python. A notebook whose cell raises an error is no
 """
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def notebook_paths(paths: list[Path]) -> list[Path]:
@@ -39,6 +42,27 @@ def notebook_paths(paths: list[Path]) -> list[Path]:
         else:
             raise SystemExit(f"error: {path} is neither a notebook nor a folder")
     return found
+
+
+def without_machine_paths(nb: nbformat.NotebookNode, folder: Path) -> None:
+    """Write the repository's absolute path as a path relative to ``folder`` in the stored
+    tracebacks and streams, which name the files of the frames they show.
+
+    The stored lesson then reads the same on every machine, and does not show where the
+    person who ran it keeps their files. Example: in a notebook run from ``notebooks/``,
+    ``File /home/ada/minigrad/minigrad/engine.py:100`` is stored as
+    ``File ../minigrad/engine.py:100``.
+    """
+    absolute = str(ROOT) + os.sep
+    relative = os.path.relpath(ROOT, folder.resolve()) + os.sep
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                output["traceback"] = [
+                    line.replace(absolute, relative) for line in output["traceback"]
+                ]
+            elif output["output_type"] == "stream":
+                output["text"] = output["text"].replace(absolute, relative)
 
 
 def execute_in_place(path: Path, timeout: int = 120) -> None:
@@ -59,6 +83,7 @@ def execute_in_place(path: Path, timeout: int = 120) -> None:
         # nbclient records when each cell ran; dropped so that a re-run changes only what
         # the code printed, and a diff shows nothing when nothing changed.
         cell.metadata.pop("execution", None)
+    without_machine_paths(nb, path.parent)
     nbformat.validate(nb)
     nbformat.write(nb, path)
 

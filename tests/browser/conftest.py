@@ -25,6 +25,7 @@ Fixtures
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import shutil
@@ -37,6 +38,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -203,25 +205,29 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def jupyter_server(app: str, root: Path) -> Iterator[tuple[str, str]]:
+def jupyter_server(
+    app: str, root: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[tuple[str, str]]:
     """Start ``jupyter lab`` or ``jupyter notebook`` (Notebook 7) serving ``root``, on a
-    free port with a random token: ``(base_url, token)``; stop it afterwards."""
+    free port with a random token: ``(base_url, token)``; stop it afterwards. ``args`` go
+    after the server's own (a file to open, say); ``env`` adds environment variables."""
     port, token = _free_port(), secrets.token_hex(16)
     # The kernel runs from root; the editable install puts minigrad and widgets on its
     # path. A private config dir keeps a developer's own Jupyter config out.
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter-config")}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter-config"), **(env or {})}
     log_path = root / f"jupyter-{app}.log"
     log = log_path.open("wb")
     server = subprocess.Popen(
         [
             str(VENV_BIN / "jupyter"),
             app,
-            "--no-browser",
+            *([] if "--ServerApp.open_browser=True" in args else ["--no-browser"]),
             "--allow-root",
             "--ip=127.0.0.1",
             f"--port={port}",
             f"--ServerApp.token={token}",
             f"--ServerApp.root_dir={root}",
+            *args,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -233,7 +239,8 @@ def jupyter_server(app: str, root: Path) -> Iterator[tuple[str, str]]:
         _wait_until_up(f"{base_url}/api/status?token={token}", server, log_path)
         yield base_url, token
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have exited already
+            os.killpg(server.pid, signal.SIGTERM)
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -362,3 +369,43 @@ def without_dot(tmp_path_factory) -> Iterator[None]:
         yield
     finally:
         os.environ["PATH"] = before
+
+
+def kernel_idle(base_url: str, token: str) -> bool:
+    """True once every kernel reports idle. While a kernel is starting, the server can
+    answer this request with an error (a 500 was seen in CI): that means "not yet"."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/api/kernels?token={token}", timeout=5) as answer:
+            kernels = json.load(answer)
+    except (urllib.error.URLError, TimeoutError, ValueError):
+        return False
+    return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
+
+
+def run_all(page) -> None:
+    """Run → Run All Cells, from the menu (``notebook:run-all-cells`` is not in its DOM)."""
+    page.locator(".lm-MenuBar-item", has_text="Run").click()
+    page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
+
+
+def wait_until_idle(page, base_url: str, token: str) -> None:
+    """Until the kernel is up and idle (Notebook 7 has no status bar to read)."""
+    for _ in range(240):
+        if kernel_idle(base_url, token):
+            return
+        page.wait_for_timeout(500)
+    pytest.fail("the kernel did not become idle in 120 s")
+
+
+@pytest.fixture(scope="session")
+def lab_tools() -> SimpleNamespace:
+    """This file's helpers for test modules (imported by pytest's importlib mode, a test
+    module cannot import conftest): ``jupyter_server``, ``run_all``, ``wait_until_idle``,
+    ``path_without_graphviz`` and ``READ_STEPPER``."""
+    return SimpleNamespace(
+        jupyter_server=jupyter_server,
+        run_all=run_all,
+        wait_until_idle=wait_until_idle,
+        path_without_graphviz=path_without_graphviz,
+        READ_STEPPER=READ_STEPPER,
+    )

@@ -8,13 +8,10 @@ and without a kernel; the frames shown are read from the page.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -34,31 +31,6 @@ def lesson(tmp_path: Path) -> Path:
     return copy
 
 
-def kernel_idle(base_url: str, token: str) -> bool:
-    """True once every kernel reports idle. While a kernel is starting, the server can
-    answer this request with an error (a 500 was seen in CI): that means "not yet"."""
-    try:
-        with urllib.request.urlopen(f"{base_url}/api/kernels?token={token}", timeout=5) as answer:
-            kernels = json.load(answer)
-    except (urllib.error.URLError, TimeoutError, ValueError):
-        return False
-    return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
-
-
-def run_all(page) -> None:
-    page.locator(".lm-MenuBar-item", has_text="Run").click()
-    page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
-
-
-def wait_until_idle(page, base_url: str, token: str) -> None:
-    """Until the kernel is up and idle (Notebook 7 has no status bar to read)."""
-    for _ in range(240):
-        if kernel_idle(base_url, token):
-            return
-        page.wait_for_timeout(500)
-    pytest.fail("the kernel did not become idle in 120 s")
-
-
 def check_lesson_steps(page, with_kernel: bool, screenshot: Path | None = None) -> None:
     """The lesson's drawing is drawn (boxes with their words) and its stepper steps: with
     the step button (a Python callback) when a kernel runs, else with the slider's keys."""
@@ -72,7 +44,9 @@ def check_lesson_steps(page, with_kernel: bool, screenshot: Path | None = None) 
     frame = stepper.locator(".minigrad-frame:visible")
     handle = stepper.locator(":scope > .widget-slider .noUi-handle")
     if with_kernel:
-        stepper.locator("button.minigrad-reset-button").click()
+        # After Run All the lesson's stepper is where a student starts: step 0, so there
+        # is nothing to reset.
+        expect(stepper.locator("button.minigrad-reset-button")).to_be_disabled()
     else:
         handle.focus()
         handle.press("Home")
@@ -98,27 +72,27 @@ def check_lesson_steps(page, with_kernel: bool, screenshot: Path | None = None) 
         page.screenshot(path=screenshot)
 
 
-def test_lesson3_in_jupyterlab(page, lab_server, lesson, artifacts):
+def test_lesson3_in_jupyterlab(page, lab_server, lesson, artifacts, lab_tools):
     base_url, token = lab_server
     page.goto(f"{base_url}/lab/tree/{lesson.name}?reset&token={token}")
     expect(page.locator("#jp-main-statusbar")).to_contain_text(
         re.compile(r"Python 3 \(ipykernel\)\s*\|\s*Idle"), timeout=60_000
     )
-    run_all(page)
+    lab_tools.run_all(page)
     page.wait_for_timeout(1000)
-    wait_until_idle(page, base_url, token)
+    lab_tools.wait_until_idle(page, base_url, token)
     check_lesson_steps(page, True, artifacts / "lesson3-jupyterlab.png")
 
 
-def test_lesson3_in_notebook7(page, notebook7_server, lesson, artifacts):
+def test_lesson3_in_notebook7(page, notebook7_server, lesson, artifacts, lab_tools):
     base_url, token = notebook7_server
     page.goto(f"{base_url}/notebooks/{lesson.name}?token={token}")
     expect(page.locator(".jp-Notebook")).to_be_visible(timeout=60_000)
-    wait_until_idle(page, base_url, token)
+    lab_tools.wait_until_idle(page, base_url, token)
     page.wait_for_timeout(1000)  # the page connects to the kernel after the server does
-    run_all(page)
+    lab_tools.run_all(page)
     page.wait_for_timeout(1000)
-    wait_until_idle(page, base_url, token)
+    lab_tools.wait_until_idle(page, base_url, token)
     check_lesson_steps(page, True, artifacts / "lesson3-notebook7.png")
 
 

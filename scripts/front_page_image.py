@@ -1,0 +1,112 @@
+"""Make the front page's picture from the code printed beside it.
+
+``docs/index.md`` shows a block of Python and, under it, the picture that code draws:
+``docs/images/stepper_step2.png``. This script takes that very block (the last ``python``
+block before the picture), runs it in a fresh kernel as a one-cell notebook, exports the
+notebook to HTML with the widgets' JavaScript from the venv (no CDN), opens the page in
+headless Chromium and photographs the stepper. Run it after changing the block or the
+widgets' look::
+
+    .venv/bin/python scripts/front_page_image.py
+
+It needs what the browser tests need: Chromium at /usr/bin/chromium and the widget
+JavaScript that ``make bootstrap`` fetches (``scripts/fetch_widget_js.sh``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "index.md"
+PICTURE = "images/stepper_step2.png"
+WIDGET_JS = Path(sys.prefix) / "share" / "minigrad-js"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+def front_page_code(text: str) -> str:
+    """The last ``python`` code block before the picture in the page's Markdown.
+
+    >>> blocks = "```python\\na = 1\\n```\\n```python\\nb = 2\\n```\\n"
+    >>> front_page_code(blocks + "![p](images/stepper_step2.png)")
+    'b = 2\\n'
+    """
+    before = text[: text.index(f"]({PICTURE})")]
+    blocks = re.findall(r"```python\n(.*?)```", before, re.S)
+    if not blocks:
+        raise SystemExit(f"error: no python block before {PICTURE} in {PAGE}")
+    return blocks[-1]
+
+
+def export_html(code: str, folder: Path) -> Path:
+    """Run ``code`` as a one-cell notebook in ``folder`` and export it to HTML that loads
+    the widgets' JavaScript from ``WIDGET_JS``."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(code)]
+    NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(folder)}},
+    ).execute()
+    path = folder / "front_page.ipynb"
+    nbformat.write(notebook, path)
+    subprocess.run(
+        [
+            str(Path(sys.executable).parent / "jupyter"),
+            "nbconvert",
+            "--to",
+            "html",
+            str(path),
+            f"--HTMLExporter.require_js_url={(WIDGET_JS / 'require.js').as_uri()}",
+            "--HTMLExporter.widget_renderer_url="
+            + (WIDGET_JS / "html-manager" / "dist" / "embed-amd.js").as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    shutil.copy(WIDGET_JS / "anywidget.js", folder / "anywidget.js")
+    return path.with_suffix(".html")
+
+
+def photograph(page_path: Path, picture: Path) -> None:
+    """Open the exported page and save a picture of its stepper."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 900})
+            page.goto(page_path.as_uri())
+            stepper = page.locator(".minigrad-stepper").first
+            # Graphviz (WebAssembly) lays the picture out once the page has loaded.
+            expect(stepper.locator(".minigrad-picture svg g.node").first).to_be_visible(
+                timeout=60_000
+            )
+            page.wait_for_timeout(500)
+            stepper.screenshot(path=str(picture))
+        finally:
+            browser.close()
+
+
+def main() -> int:
+    code = front_page_code(PAGE.read_text())
+    with tempfile.TemporaryDirectory() as folder:
+        exported = export_html(code, Path(folder))
+        photograph(exported, PAGE.parent / PICTURE)
+    print(f"wrote {PAGE.parent / PICTURE} from the code block of {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
