@@ -565,7 +565,8 @@ class _Frames:
         if position == 0:
             seed = self.steps[0].contributions[0][1] if self.steps else None
             start = (
-                f"starting from ∂{out}/∂{out} = {self.code(seed)}"
+                # the seed's value ends in a full stop (1.): keep it away from the sentence's
+                f"starting from {self.code(seed)}, which is ∂{out}/∂{out}"
                 if seed is not None
                 else "with nothing to do"
             )
