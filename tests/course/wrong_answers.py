@@ -45,15 +45,42 @@ def nth_derivative(f, x0, n):
         (result,) = mg.autograd.grad(result, x)
     return result.item()"""
 
-FIT_NO_ZERO_GRAD = """\
-def fit(steps, lr):
+HALVES_UNSCALED = """\
+def fit_in_halves(steps, lr):
     w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
     b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
     optimizer = mg.optim.SGD([w, b], lr=lr)
     for _ in range(steps):
-        ((w * x + b - y) ** 2).mean().backward()
+        optimizer.zero_grad()
+        ((w * x[:10] + b - y[:10]) ** 2).mean().backward()
+        ((w * x[10:] + b - y[10:]) ** 2).mean().backward()
         optimizer.step()
     return w.item(), b.item()"""
+
+HALVES_ZERO_BETWEEN = """\
+def fit_in_halves(steps, lr):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w, b], lr=lr)
+    for _ in range(steps):
+        for part in (slice(0, 10), slice(10, 20)):
+            optimizer.zero_grad()
+            (((w * x[part] + b - y[part]) ** 2).mean() / 2).backward()
+        optimizer.step()
+    return w.item(), b.item()"""
+
+ROWS_NOT_CLEARED = """\
+y.backward(gradient=mg.tensor([1.0, 0.0], dtype=mg.float64), retain_graph=True)
+first_row = x.grad.tolist()
+y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
+J = [first_row, x.grad.tolist()]"""
+
+ROWS_ONE_TENSOR = """\
+y.backward(gradient=mg.tensor([1.0, 0.0], dtype=mg.float64), retain_graph=True)
+first_row = x.grad
+x.grad.zero_()
+y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
+J = mg.stack([first_row, x.grad])"""
 
 STEP_UPHILL = """\
 w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
@@ -87,14 +114,21 @@ WRONG = {
             ("dfdx = 27", "derivative of the term -2x"),
             ("dfdx = 21.0", "the value of the function"),
         ],
-        "ex2_answer": [("w = mg.tensor([1.0, 2.0, 3.0])", "requires_grad=True")],
+        "ex2_answer": [
+            (
+                "w = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
+                "(w**2).sum().backward()",
+                "divides every term",
+            ),
+            ("w = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])", "requires_grad=True"),
+        ],
         "ex3_answer": [
             ("x_grad = 6.0\nc_grad_is_none = True", "Keep the constant factor"),
             ("x_grad = 12\nc_grad_is_none = False", "computes gradients only for those"),
         ],
         "ex4_answer": [
-            ("dz_dx = 12.0\ndz_dy = 8.0", "has a factor ln a"),
-            ("dz_dx = 12.0\ndz_dy = 8 * math.log(3)", "the logarithm of the base"),
+            ("dz_dx = 9.75\ndz_dy = 12.5", "is negative"),
+            ("dz_dx = 8.25\ndz_dy = 12.0", "depends on y too"),
         ],
     },
     "02_computation_graph": {
@@ -105,19 +139,22 @@ WRONG = {
             ('leaves = ["x", "c"]', "What does detach() return"),
         ],
         "ex4_answer": [
-            ('parents = ("MulBackward0", "AccumulateGrad")', "nothing to send it"),
-            ('parents = ["AccumulateGrad", None]', "a result with its own node"),
+            ('parents = ("ExpBackward0", "MulBackward0")', "was anything recorded"),
+            ('parents = ["MulBackward0", None]', "what exp() returned"),
         ],
     },
     "03_backward_step_by_step": {
-        "ex1_answer": [("into_mul = 0.5\ninto_pow = 0.5", "does not split its gradient")],
+        "ex1_answer": [
+            ("into_p = 6.0", "not the derivative of p²"),
+            ("into_p = 2", "Evaluate the local derivative"),
+        ],
         "ex2_answer": [
-            ("from_mul = 2.0\nfrom_pow = 4.0", "the other factor, not x"),
-            ("from_mul = 3.0\nfrom_pow = 2.0", "Evaluate the derivative of x²"),
+            ("into_s = 3.0\ninto_x = 2.0", "not by 1"),
+            ("into_s = 24.0\ninto_x = 36.0", "is the other factor"),
         ],
         "ex3_answer": [
-            ("x_grad = 3.0\ny_grad = 2.0", "along two paths"),
-            ("x_grad = 7.0\ny_grad = 3.0", "the other factor, not y"),
+            ("x_grad = 24.0\ny_grad = 36.0", "along two paths"),
+            ("x_grad = 60.0\ny_grad = 12.0", "passes on all that arrives"),
         ],
         "ex4_answer": [
             ("dfdx = math.cos(1.5**2)", "derivative of the inside, too"),
@@ -125,7 +162,10 @@ WRONG = {
         ],
     },
     "04_accumulation_and_zeroing": {
-        "ex1_answer": [("w_grad = 4.0", "does not replace"), ("w_grad = 3", "not the last word")],
+        "ex1_answer": [
+            ("a_grad = 1.0\nb_grad = 6.0", "does not replace a.grad"),
+            ("a_grad = 4\nb_grad = 7", "each of the three reaches b"),
+        ],
         "ex2_answer": [
             ("printed = [1.0, 2.0, 3.0]", "the running sum"),
             ("printed = (1, 3, 'six')", "should be a number"),
@@ -134,45 +174,60 @@ WRONG = {
             (TRAIN_NO_ZERO_GRAD, "call optimizer.zero_grad() in every step"),
             (TRAIN_NO_RETURN, "did you forget `return`"),
         ],
-        "ex4_answer": [("after_zero_ = 0.0\nnone_after_zero_grad = False", "set_to_none")],
+        "ex4_answer": [
+            ("saved_at_A = 4.0\nsaved_at_B = 3.0\ngrad_at_B = 12.0", "emptied the very tensor"),
+            ("saved_at_A = 3.0\nsaved_at_B = 15.0\ngrad_at_B = 15.0", "still refers to the old"),
+        ],
     },
     "05_non_scalar_outputs": {
-        "ex1_answer": [("x_grad = [3.0, 12.0, 3.0]", "by its weight in gradient")],
-        "ex2_answer": [("v = mg.ones(3, 2)", "it has y's shape")],
-        "ex3_answer": [
-            ("J = [[3.0, 1.0, 4.0], [2.0, 1.0, 0.0]]", "you wrote Jᵀ"),
-            ("J = [[3.0, 2.0], [1.0, 1.0], [4.0]]", "should be a number"),
+        "ex1_answer": [
+            ("v = [2.0, -1.0]", "including the entries that L does not use"),
+            ("v = mg.tensor([2.0, 0.0, 1.0])", "Mind the sign"),
         ],
-        "ex4_answer": [("vjp = [8.0, 3.0]", "adding the rows unweighted")],
+        "ex2_answer": [
+            ("x_grad = [1.0, 1.0, 1.0]", "every output that uses"),
+            ("x_grad = [1.0, 2.0, 3.0]", "adds up column j"),
+        ],
+        "ex3_answer": [
+            ("weights = [6.0, 6.0, 2.0]", "one number per entry of y"),
+            ("weights = [1.0, 3.0]", "solve for the weights"),
+        ],
+        "ex4_answer": [
+            ("vjp = [6.0, 0.0, -6.0]", "only the diagonal"),
+            ("vjp = [-2.0, -2.0, -2.0]", "only the path through x.sum()"),
+        ],
     },
     "06_retain_graph": {
         "ex1_answer": [
-            (
-                "def backward_twice():\n"
-                "    x = mg.tensor([1.0, 2.0], requires_grad=True)\n"
-                "    y = (x**2).sum()\n"
-                "    y.backward(retain_graph=True)\n"
-                "    y.backward()",
-                "saves tensors for backward",
-            )
+            ('second_fails = {"A": True, "B": True}', "saved nothing"),
+            ('second_fails = {"A": False, "B": False}', "saved its inputs"),
         ],
         "ex2_answer": [
             (
-                'fails = {"x + 1": True, "x.exp()": True, "x * x": True}',
-                "does AddBackward0 need anything saved",
-            )
+                'fails = {"x.exp() + 1": False, "(x + 1) - x": False, '
+                '"(x * x).detach() + x": False, "x.detach() * x": True}',
+                "walks every node below it",
+            ),
+            (
+                'fails = {"x.exp() + 1": True, "(x + 1) - x": False, '
+                '"(x * x).detach() + x": True, "x.detach() * x": True}',
+                "cut the multiplication out",
+            ),
         ],
-        "ex3_answer": [("loss1.backward()\nx_grad = x.grad", "gradient of loss1 alone")],
+        "ex3_answer": [
+            (ROWS_NOT_CLEARED, "clear it between the two calls"),
+            (ROWS_ONE_TENSOR, "Both rows are one tensor"),
+        ],
     },
     "07_differentiating_twice": {
-        "ex1_answer": [("d2f = 32.0", "That is f'(2)")],
+        "ex1_answer": [("d2f = 1.0", "That is f'(0)"), ("d2f = 0", "the value of the function")],
         "ex2_answer": [
             (SECOND_NO_CREATE_GRAPH, "needs create_graph=True"),
             (SECOND_IS_FIRST, "That is f'"),
         ],
         "ex3_answer": [
-            ("x_grad = 18.0", "already held f'(3)"),
-            ("x_grad = 27.0", "adds f''(3) into x.grad"),
+            ("x_grad = 6.0\ny_grad = 4.0", "already held ∂f/∂x"),
+            ("x_grad = 18.0\ny_grad = 4.0", "depends on y too"),
         ],
         "ex4_answer": [(NTH_NO_CREATE_GRAPH, "keeping each derivative differentiable")],
     },
@@ -206,7 +261,10 @@ WRONG = {
             ("def mse(w, b):\n    ((w * x + b - y) ** 2).mean()", "did you forget `return`"),
         ],
         "ex2_answer": [(STEP_UPHILL, "Step against the gradient")],
-        "ex3_answer": [(FIT_NO_ZERO_GRAD, "start from a clean gradient")],
+        "ex3_answer": [
+            (HALVES_UNSCALED, "twice the full-batch one"),
+            (HALVES_ZERO_BETWEEN, "throws the first half away"),
+        ],
     },
     "10_checking_gradients": {
         "ex1_answer": [
