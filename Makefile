@@ -20,7 +20,7 @@ SANITIZE := notebooks/nbval-sanitize.cfg
 # What `make lab` trusts: the lessons and the released exercise sets.
 COURSE_NOTEBOOKS = $(wildcard notebooks/[0-9][0-9]_*.ipynb notebooks/exercises/*/*.ipynb)
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
-PYTEST = $(BIN)/python -m pytest tests notebooks minigrad widgets --doctest-modules \
+PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
