@@ -47,11 +47,14 @@ def front_page_code(text: str) -> str:
     return blocks[-1]
 
 
-def export_html(code: str, folder: Path) -> Path:
-    """Run ``code`` as a one-cell notebook in ``folder`` and export it to HTML that loads
-    the widgets' JavaScript from ``WIDGET_JS``."""
+def export_html(cells: list[str], folder: Path, name: str = "page") -> Path:
+    """Run ``cells`` as a notebook in ``folder``, with its widget state stored, and export
+    it to HTML that loads the widgets' JavaScript from ``WIDGET_JS`` (no CDN).
+    ``scripts/widget_screenshots.py`` uses it too."""
+    subprocess.run([str(ROOT / "scripts" / "fetch_widget_js.sh"), str(WIDGET_JS)], check=True)
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(code)]
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     NotebookClient(
         notebook,
         timeout=120,
@@ -59,7 +62,7 @@ def export_html(code: str, folder: Path) -> Path:
         store_widget_state=True,
         resources={"metadata": {"path": str(folder)}},
     ).execute()
-    path = folder / "front_page.ipynb"
+    path = folder / f"{name}.ipynb"
     nbformat.write(notebook, path)
     subprocess.run(
         [
@@ -102,7 +105,7 @@ def photograph(page_path: Path, picture: Path) -> None:
 def main() -> int:
     code = front_page_code(PAGE.read_text())
     with tempfile.TemporaryDirectory() as folder:
-        exported = export_html(code, Path(folder))
+        exported = export_html([code], Path(folder), name="front_page")
         photograph(exported, PAGE.parent / PICTURE)
     print(f"wrote {PAGE.parent / PICTURE} from the code block of {PAGE.relative_to(ROOT)}")
     return 0

@@ -7,21 +7,18 @@ photographs each widget, stepping the stepper with its own buttons, as a reader 
 
     .venv/bin/python scripts/widget_screenshots.py [OUT_DIR]     (default: docs/images)
 
-Writes draw.png, stepper_start.png, stepper_step2.png, stepper_end.png,
+Writes draw.png, stepper_start.png, stepper_end.png,
 grad_accumulation.png, grad_accumulation_freed_graph.png and second_derivative.png.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
+from front_page_image import export_html  # this folder is on sys.path when run as a script
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,29 +63,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 
 def export(folder: Path) -> Path:
     """The notebook, run and exported to HTML beside the widget JavaScript it needs."""
-    subprocess.run([str(ROOT / "scripts" / "fetch_widget_js.sh"), str(WIDGET_JS)], check=True)
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=True).execute()
-    path = folder / "widgets.ipynb"
-    nbformat.write(notebook, path)
-    subprocess.run(
-        [
-            str(VENV_BIN / "jupyter"),
-            "nbconvert",
-            "--to",
-            "html",
-            str(path),
-            f"--HTMLExporter.require_js_url={(WIDGET_JS / 'require.js').as_uri()}",
-            "--HTMLExporter.widget_renderer_url="
-            + (WIDGET_JS / "html-manager" / "dist" / "embed-amd.js").as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    shutil.copy(WIDGET_JS / "anywidget.js", folder / "anywidget.js")
-    return path.with_suffix(".html")
+    return export_html(CELLS, folder, name="widgets")
 
 
 def photograph(page_url: str, out: Path) -> None:
@@ -113,7 +88,8 @@ def photograph(page_url: str, out: Path) -> None:
         for position in (1, 2):
             stepper.locator("button.minigrad-step-button").click()
             expect(frame).to_have_attribute("data-position", str(position))
-        shoot(stepper, "stepper_step2.png")
+        # stepper_step2.png is the front page's picture: scripts/front_page_image.py makes it
+        # from the code printed beside it.
         stepper.locator("button.minigrad-run-button").click()
         expect(frame).to_have_attribute("data-position", "4")
         shoot(stepper, "stepper_end.png")

@@ -88,6 +88,19 @@ class Graph:
     def add_edge(self, tail: str, head: str, input_index: int = 0) -> None:
         self.edges.append(GraphEdge(f"e{len(self.edges)}", tail, head, input_index))
 
+    def note_elided(self, count: int, cut: list[tuple[str, int]], max_nodes: int) -> None:
+        """Record that ``count`` graph nodes were left out, and when there are any, draw one
+        note box standing for them, with the ``cut`` arrows (head box, input index) that led
+        to them coming from it."""
+        self.elided = count
+        if not count:
+            return
+        note = self.add_node(GraphNode("elided", ELIDED, "…"))
+        plural = "s" if count != 1 else ""
+        note.note = f"{count} more graph node{plural} not drawn (max_nodes={max_nodes})"
+        for head, index in cut:
+            self.add_edge(note.id, head, index)
+
 
 # --------------------------------------------------------------------------- names
 # id(tensor) -> (name, tensor). Keyed by id() because == on tensors is elementwise; the
@@ -348,13 +361,9 @@ def build_graph(
         if node in graph.id_of:
             graph.add_edge(graph.id_of[node], box_id)
 
-    graph.elided = len(reachable(original_roots + derivative_roots)) - len(graph.id_of)
-    if graph.elided:
-        note = graph.add_node(GraphNode("elided", ELIDED, "…"))
-        plural = "s" if graph.elided != 1 else ""
-        note.note = f"{graph.elided} more graph node{plural} not drawn (max_nodes={max_nodes})"
-        for head, index in cut:
-            graph.add_edge(note.id, head, index)
+    graph.note_elided(
+        len(reachable(original_roots + derivative_roots)) - len(graph.id_of), cut, max_nodes
+    )
     return graph
 
 

@@ -72,7 +72,7 @@ import minigrad.graph
 from minigrad import Tensor
 from minigrad.engine import Step
 
-from ._graph import CONSTANT, ELIDED, LEAF, OP, OUTPUT, Graph, GraphNode
+from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode
 
 __all__ = ["is_node", "check_nodes", "caller_names", "build_graph", "record_steps"]
 
@@ -169,13 +169,7 @@ def build_graph(outputs: Sequence[Any], names: Names, max_nodes: int = 200) -> G
     for i, output in enumerate(outputs):
         if output in graph.id_of:
             graph.add_edge(graph.id_of[output], f"t{i}")
-    graph.elided = len(order) - len(graph.id_of)
-    if graph.elided:
-        note = graph.add_node(GraphNode("elided", ELIDED, "…"))
-        plural = "s" if graph.elided != 1 else ""
-        note.note = f"{graph.elided} more graph node{plural} not drawn (max_nodes={max_nodes})"
-        for head, index in cut:
-            graph.add_edge(note.id, head, index)
+    graph.note_elided(len(order) - len(graph.id_of), cut, max_nodes)
     return graph
 
 
