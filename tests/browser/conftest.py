@@ -135,6 +135,24 @@ def check_drawn_consistently(state: dict) -> None:
 
 
 @pytest.fixture
+def panel_font_sizes():
+    """``panel_font_sizes(stepper)``: the font size, in px, of every element of a stepper's
+    panel and help that holds words itself."""
+
+    def sizes(stepper) -> list[float]:
+        return stepper.evaluate(
+            """stepper => [...stepper.querySelectorAll(
+                '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
+                + '.minigrad-stepper-help *')]
+            .filter(e => e.getClientRects().length > 0
+                && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+            .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+        )
+
+    return sizes
+
+
+@pytest.fixture
 def read_stepper():
     def read(page) -> dict:
         expect(page.locator(".minigrad-frame:visible")).to_have_count(1)

@@ -19,17 +19,6 @@ pytestmark = pytest.mark.browser
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-# The font size of every element of a stepper's panel and help that holds words itself.
-PANEL_FONT_SIZES = """
-stepper => [...stepper.querySelectorAll(
-        '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
-        + '.minigrad-stepper-help *')]
-    .filter(e => e.getClientRects().length > 0
-        && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
-    .map(e => parseFloat(getComputedStyle(e).fontSize))
-"""
-
-
 def open_and_run_all(page, base_url: str, token: str, notebook: str) -> None:
     page.goto(f"{base_url}/lab/tree/{notebook}?reset&token={token}")
     # The execution indicator says idle before the kernel is connected; the status bar's
@@ -138,7 +127,7 @@ def output_of(page, cell: int):
 
 
 def test_lab_shows_live_widgets_over_their_png_and_controls_follow_the_frame(
-    page, dot_on_path, lab_server, tmp_path, artifacts
+    page, dot_on_path, lab_server, tmp_path, artifacts, panel_font_sizes
 ):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in WIDGET_CELLS]
@@ -180,7 +169,7 @@ def test_lab_shows_live_widgets_over_their_png_and_controls_follow_the_frame(
     expect(button["step"]).to_be_enabled()
 
     # JupyterLab's theme makes code 13px: the panel's code stays at 14px, as its prose.
-    sizes = stepper.evaluate(PANEL_FONT_SIZES)
+    sizes = panel_font_sizes(stepper)
     assert sizes and min(sizes) >= 14, sizes
 
     # The accumulation widget: a kernel is there, so its buttons work and no note shows.

@@ -18,17 +18,6 @@ pytestmark = pytest.mark.browser
 NUM_STEPS = 4  # y = x*w + x: AddBackward0, MulBackward0, one AccumulateGrad per leaf
 
 
-# The font size of every element of a stepper's panel and help that holds words itself.
-PANEL_FONT_SIZES = """
-stepper => [...stepper.querySelectorAll(
-        '.minigrad-step-panel, .minigrad-step-panel *, .minigrad-stepper-help, '
-        + '.minigrad-stepper-help *')]
-    .filter(e => e.getClientRects().length > 0
-        && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
-    .map(e => parseFloat(getComputedStyle(e).fontSize))
-"""
-
-
 def test_exported_page_steps_with_the_slider_and_no_kernel(
     page, stepper_notebook, export_html, artifacts, read_stepper
 ):
@@ -124,7 +113,7 @@ def write_notebook(path, cells):
 
 
 def test_an_exported_page_is_readable_and_says_which_controls_need_a_kernel(
-    page, tmp_path, export_html, artifacts
+    page, tmp_path, export_html, artifacts, panel_font_sizes
 ):
     exported = export_html(write_notebook(tmp_path / "widgets.ipynb", WIDGET_CELLS))
     page.set_viewport_size({"width": 1000, "height": 1700})
@@ -152,7 +141,7 @@ def test_an_exported_page_is_readable_and_says_which_controls_need_a_kernel(
     assert pictures[1]["layout"] == "top-to-bottom"
 
     # The panel and the help, code included, are no smaller than a lesson's text either.
-    sizes = page.locator(".minigrad-stepper").first.evaluate(PANEL_FONT_SIZES)
+    sizes = panel_font_sizes(page.locator(".minigrad-stepper").first)
     assert sizes and min(sizes) >= 14, sizes
 
     # The accumulation widget's buttons run Python: disabled here, with a note saying why.
