@@ -5,6 +5,7 @@ open trusted, so their saved drawings show before they run.
 repo2docker itself needs Docker, which this machine lacks: the files are checked, and
 postBuild is run against a scratch prefix instead of an image's."""
 
+import json
 import os
 import re
 import subprocess
@@ -56,8 +57,11 @@ def test_post_build_signs_the_lessons_where_the_server_looks(tmp_path):
     secret_file = str(tmp_path / "share/jupyter/notebook_secret")
     assert db_file in config.read_text() and secret_file in config.read_text()
     notary = NotebookNotary(db_file=db_file, secret_file=secret_file)
-    lessons = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    assert lessons
-    for lesson in lessons:
-        assert notary.check_signature(nbformat.read(lesson, as_version=4)), lesson.name
-    assert (tmp_path / "share/jupyter/lab/settings/overrides.json").is_file()
+    course = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    course += sorted((ROOT / "notebooks" / "exercises").glob("*/*.ipynb"))
+    assert len(course) >= 32  # sixteen lessons, sixteen exercise sets
+    for notebook in course:
+        assert notary.check_signature(nbformat.read(notebook, as_version=4)), notebook.name
+    settings = json.loads((tmp_path / "share/jupyter/lab/settings/overrides.json").read_text())
+    viewers = settings["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
+    assert viewers == {"markdown": "Markdown Preview"}  # the README opens as a page
