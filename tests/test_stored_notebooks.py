@@ -4,7 +4,8 @@
   machine, and a traceback names the files of its frames (``scripts/execute_notebooks.py``
   writes the repository's path as a relative one).
 * No sentence ends in a doubled full stop, ``1..`` (a number's own dot, as PyTorch prints
-  ``tensor(1.)``, followed by the sentence's).
+  ``tensor(1.)``, followed by the sentence's), also in the widgets' stored frames, where
+  ``<code>1.</code>.`` reads "1..".
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # data ("text/plain", "https://...", "iVBOR+/ab/cd" are not paths); or a Windows drive.
 ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~+=<-])/[\w.-]+/[\w.-]+|\b[A-Za-z]:\\\w")
 DOUBLE_STOP = re.compile(r"\d\.\.(?!\.)")
+TAG = re.compile(r"<[^>]+>")
 
 
 def absolute_paths(text: str) -> list[str]:
@@ -60,6 +62,18 @@ def output_texts(path: Path) -> list[str]:
     return texts
 
 
+def widget_texts(path: Path) -> list[str]:
+    """The words of every HTML widget stored in a notebook's widget state (a stepper's
+    frames and panels, a widget's notes), with the tags taken out, as a reader sees them."""
+    state = nbformat.read(path, as_version=4).metadata.get("widgets", {})
+    models = state.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    return [
+        TAG.sub("", model["state"]["value"])
+        for model in models.values()
+        if model.get("model_name") == "HTMLModel" and isinstance(model["state"].get("value"), str)
+    ]
+
+
 def name(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
@@ -82,7 +96,7 @@ def double_stops(text: str) -> list[str]:
 def test_no_doubled_full_stop(path):
     if path.suffix == ".ipynb":
         nb = nbformat.read(path, as_version=4)
-        texts = [cell.source for cell in nb.cells] + output_texts(path)
+        texts = [cell.source for cell in nb.cells] + output_texts(path) + widget_texts(path)
     else:
         texts = [path.read_text()]
     found = [hit for text in texts for hit in double_stops(text)]
