@@ -6,23 +6,24 @@ autograded notebook and in the feedback). The first wrong answer of every exerci
 submission "wrong-a", the second (where there is one) "wrong-b".
 """
 
-TRAIN_NO_ZERO_GRAD = """\
-def train(steps):
+REMEMBERING_ORDINARY = """\
+def remembering(steps):
     w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
-    optimizer = mg.optim.SGD([w], lr=0.1)
-    for _ in range(steps):
-        ((w - 5) ** 2).backward()
-        optimizer.step()
-    return w.item()"""
-
-TRAIN_NO_RETURN = """\
-def train(steps):
-    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
-    optimizer = mg.optim.SGD([w], lr=0.1)
+    optimizer = mg.optim.SGD([w], lr=0.01)
     for _ in range(steps):
         optimizer.zero_grad()
         ((w - 5) ** 2).backward()
-        optimizer.step()"""
+        optimizer.step()
+    return w.item(), w.grad.item()"""
+
+REMEMBERING_NOT_CLEARED = """\
+def remembering(steps):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w], lr=0.01)
+    for _ in range(steps):
+        ((w - 5) ** 2).backward()
+        optimizer.step()
+    return w.item(), w.grad.item()"""
 
 SECOND_NO_CREATE_GRAPH = """\
 def second_derivative(x0):
@@ -171,8 +172,8 @@ WRONG = {
             ("printed = (1, 3, 'six')", "should be a number"),
         ],
         "ex3_answer": [
-            (TRAIN_NO_ZERO_GRAD, "call optimizer.zero_grad() in every step"),
-            (TRAIN_NO_RETURN, "did you forget `return`"),
+            (REMEMBERING_ORDINARY, "That is ordinary training"),
+            (REMEMBERING_NOT_CLEARED, "this loop does not clear the gradient"),
         ],
         "ex4_answer": [
             ("saved_at_A = 4.0\nsaved_at_B = 3.0\ngrad_at_B = 12.0", "emptied the very tensor"),
