@@ -223,7 +223,11 @@ UNARY = [
     ("norm(inf)", lambda v: _far_from_zero(v) and _no_ties(np.abs(v)), lambda L, x: x.norm(INF)),
     ("var()", lambda v: v.size > 1, lambda L, x: x.var()),
     ("std()", lambda v: v.size > 1 and np.std(v) > 1e-3, lambda L, x: x.std()),
-    ("std(unbiased=False)", lambda v: np.std(v) > 1e-3, lambda L, x: x.std(unbiased=False)),
+    (
+        "std(unbiased=False)",
+        lambda v: v.size > 0 and np.std(v) > 1e-3,  # numpy warns on the std of nothing
+        lambda L, x: x.std(unbiased=False),
+    ),
     ("prod()", lambda v: v.size <= 8, lambda L, x: x.prod()),
     ("prod() with zeros", _zeroable, lambda L, x: (x * (x.abs() > 0.5)).prod()),
     ("L.prod()", lambda v: v.size <= 8, lambda L, x: L.prod(x)),
@@ -276,7 +280,7 @@ WITH_DIM = [
     ),
     (
         "std(dim)",
-        lambda v, d: v.shape[d] > 1 and bool(np.all(np.std(v, axis=d) > 1e-3)),
+        lambda v, d: v.shape[d] > 1 and v.size > 0 and bool(np.all(np.std(v, axis=d) > 1e-3)),
         lambda L, x, d, k: x.std(d, keepdim=k),
     ),
     ("prod(dim)", lambda v, d: v.shape[d] <= 4, lambda L, x, d, k: x.prod(d, keepdim=k)),
