@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd, cuda, dtypes, engine, nn, ops, optim
+from . import autograd, cuda, dtypes, engine, nn, ops, optim, random
 from .creation import (
     arange,
     as_tensor,
@@ -26,7 +26,6 @@ from .creation import (
     full,
     full_like,
     linspace,
-    manual_seed,
     normal,
     ones,
     ones_like,
@@ -59,6 +58,16 @@ from .dtypes import (
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .ops import where
 from .printing import set_printoptions
+from .random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor
 
 bool = dtypes.bool_  # noqa: A001 - PyTorch's names: minigrad.bool, minigrad.float, ...

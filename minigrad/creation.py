@@ -21,6 +21,7 @@ import numpy as np
 
 from . import dtypes, ops
 from .device import to_device
+from .random import Generator, numbers_of
 from .tensor import Tensor, _shape_argument
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
@@ -313,16 +314,8 @@ def eye(
 
 
 # -- random numbers ----------------------------------------------------------------------
-# One generator for the library, seeded by manual_seed: reproducible runs of a lesson, but
-# not the same numbers as torch.manual_seed gives (PyTorch's generator is its own).
-_generator = np.random.default_rng(0)
-
-
-def manual_seed(seed: int) -> np.random.Generator:
-    """Seed minigrad's random numbers so that a notebook gives the same numbers every run."""
-    global _generator
-    _generator = np.random.default_rng(seed)
-    return _generator
+# Drawn from a Generator (minigrad/random.py): the one given as generator=, else the default
+# one, which manual_seed seeds. Reproducible, but not the numbers torch.manual_seed gives.
 
 
 def randn(
@@ -331,10 +324,17 @@ def randn(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
-    """Samples of the standard normal distribution."""
+    """Samples of the standard normal distribution, from ``generator`` if given.
+
+    >>> import minigrad as mg
+    >>> mg.randn(2, 3, generator=mg.Generator().manual_seed(1)).shape
+    minigrad.Size([2, 3])
+    """
     to_device(device)
-    array = _generator.standard_normal(_size("randn", size_args, size))
+    numbers = numbers_of(generator, "randn", *size_args)
+    array = numbers.standard_normal(_size("randn", size_args, size))
     return _leaf(array.astype(_float_dtype(dtype)), requires_grad)
 
 
@@ -344,10 +344,12 @@ def rand(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
-    """Samples of the uniform distribution on [0, 1)."""
+    """Samples of the uniform distribution on [0, 1), from ``generator`` if given."""
     to_device(device)
-    array = _generator.random(_size("rand", size_args, size))
+    numbers = numbers_of(generator, "rand", *size_args)
+    array = numbers.random(_size("rand", size_args, size))
     return _leaf(array.astype(_float_dtype(dtype)), requires_grad)
 
 
@@ -361,29 +363,43 @@ def _float_like(input: Tensor, dtype: Any, kernel: str) -> np.dtype:
 
 
 def rand_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """Uniform samples on [0, 1) in ``input``'s shape and (float) dtype."""
     to_device(device)
+    numbers = numbers_of(generator, "rand_like", input)
     np_dtype = _float_like(input, dtype, "check_uniform_bounds")
-    return _leaf(_generator.random(input._array.shape).astype(np_dtype), requires_grad)
+    return _leaf(numbers.random(input._array.shape).astype(np_dtype), requires_grad)
 
 
 def randn_like(
-    input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    input: Tensor,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """Standard normal samples in ``input``'s shape and (float) dtype."""
     to_device(device)
+    numbers = numbers_of(generator, "randn_like", input)
     np_dtype = _float_like(input, dtype, "normal_kernel_cpu")
-    return _leaf(_generator.standard_normal(input._array.shape).astype(np_dtype), requires_grad)
+    return _leaf(numbers.standard_normal(input._array.shape).astype(np_dtype), requires_grad)
 
 
-def _integers(low: int, high: int, shape: tuple[int, ...]) -> np.ndarray:
+def _integers(
+    numbers: np.random.Generator, low: int, high: int, shape: tuple[int, ...]
+) -> np.ndarray:
     if low >= high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    return _generator.integers(low, high, size=shape)
+    return numbers.integers(low, high, size=shape)
 
 
 def randint(
@@ -394,10 +410,13 @@ def randint(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """Integers drawn uniformly from ``[low, high)``: ``randint(10, (2, 3))`` or
-    ``randint(3, 10, (2,))``, int64 unless ``dtype`` says."""
+    ``randint(3, 10, (2,))``, int64 unless ``dtype`` says; from ``generator`` if given."""
     to_device(device)
+    given = (low, high, size) if size is not None else (low, high)
+    numbers = numbers_of(generator, "randint", *given)
     if size is None and isinstance(high, tuple | list):
         low, high, size = 0, low, high
     if size is None or high is None:
@@ -405,7 +424,7 @@ def randint(
             "randint() received an invalid combination of arguments: it takes "
             "(high, size) or (low, high, size)"
         )
-    array = _integers(low, high, _size("randint", (tuple(size),), None))
+    array = _integers(numbers, low, high, _size("randint", (tuple(size),), None))
     return _leaf(array.astype(_dtype_or(dtype, dtypes.int64)), requires_grad)
 
 
@@ -417,21 +436,29 @@ def randint_like(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """``randint`` in ``input``'s shape and dtype: ``randint_like(x, 10)``."""
     to_device(device)
+    numbers = numbers_of(generator, "randint_like", input, low)
     if high is None:
         low, high = 0, low
-    array = _integers(low, high, input._array.shape)
+    array = _integers(numbers, low, high, input._array.shape)
     return _leaf(array.astype(_dtype_or(dtype, input.dtype)), requires_grad)
 
 
 def randperm(
-    n: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    n: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """The integers ``0 … n−1`` in a random order."""
     to_device(device)
-    array = _generator.permutation(n).astype(_dtype_or(dtype, dtypes.int64))
+    numbers = numbers_of(generator, "randperm", n)
+    array = numbers.permutation(n).astype(_dtype_or(dtype, dtypes.int64))
     return _leaf(array, requires_grad)
 
 
@@ -443,11 +470,14 @@ def normal(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    generator: Generator | None = None,
 ) -> Tensor:
     """Samples of normal distributions: ``normal(0.0, 1.0, (2, 3))`` with numbers and a
     size, or ``normal(means, stds)`` with tensors (of broadcastable shapes), one sample per
     element. The samples are constants: no gradient flows back to ``mean`` or ``std``."""
     to_device(device)
+    given = (mean, std) if size is None else (mean, std, size)
+    numbers = numbers_of(generator, "normal", *given)
     if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
         if size is None:
             raise TypeError(
@@ -456,7 +486,7 @@ def normal(
             )
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-        samples = _generator.normal(mean, std, _size("normal", (tuple(size),), None))
+        samples = numbers.normal(mean, std, _size("normal", (tuple(size),), None))
         return _leaf(samples.astype(_float_dtype(dtype)), requires_grad)
     # The samples take the dtype of mean when it is a tensor, else of std, as in PyTorch.
     np_dtype = (mean if isinstance(mean, Tensor) else std)._array.dtype
@@ -472,7 +502,7 @@ def normal(
     elif std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     shape = np.broadcast_shapes(np.shape(mean_values), np.shape(std_values))
-    samples = _generator.normal(mean_values, std_values, shape)
+    samples = numbers.normal(mean_values, std_values, shape)
     return _leaf(np.asarray(samples).astype(np_dtype), requires_grad)
 
 

@@ -18,6 +18,7 @@ tensor(11., grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+import functools
 import warnings
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -27,7 +28,7 @@ import numpy as np
 
 from . import dtypes, ops, shapes
 from .device import CPU, device, to_device
-from .function import AccumulateGrad, Node, short_name
+from .function import AccumulateGrad, Node, SavedTensor, short_name
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
 
@@ -117,6 +118,23 @@ def _legacy_constructor_array(
     from .creation import tensor
 
     return tensor(data, dtype=dtypes.get_default_dtype())._array
+
+
+def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
+    """Let ``reduction`` take ``keepdims=``, numpy's spelling, for ``keepdim=``, as PyTorch
+    does; both at once is refused in PyTorch's words."""
+
+    @functools.wraps(reduction)
+    def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if "keepdims" in kwargs:
+            if "keepdim" in kwargs:
+                raise TypeError(
+                    f"{reduction.__name__}() got an unexpected keyword argument 'keepdims'"
+                )
+            kwargs["keepdim"] = kwargs.pop("keepdims")
+        return reduction(self, *args, **kwargs)
+
+    return reduce
 
 
 # As tuples made once: `float | np.floating` written in the test would build a new union
@@ -250,6 +268,10 @@ class Tensor:
         return self._array.ndim
 
     def numel(self) -> int:
+        return int(self._array.size)
+
+    def nelement(self) -> int:
+        """The number of elements: ``numel()``'s other name."""
         return int(self._array.size)
 
     def __len__(self) -> int:
@@ -545,7 +567,35 @@ class Tensor:
         self._version_counter.bump()
         if recorded:
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
+            _saved_result_is_now(self, result)
         return self
+
+    def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:  # noqa: N805 - used in the body
+        """``x.exp_()`` made from ``x.exp()``: the op's result written into ``x``, recorded
+        as the op itself (``ExpBackward0``), as PyTorch records it."""
+
+        def inplace(self: Tensor) -> Tensor:
+            return self._apply_inplace(lambda t: getattr(t, name)())
+
+        inplace.__name__ = inplace.__qualname__ = f"{name}_"
+        inplace.__doc__ = f"``x.{name}()``, written into ``x`` in place."
+        return inplace
+
+    exp_, log_, log10_, log2_, sqrt_ = map(_inplace_of, ("exp", "log", "log10", "log2", "sqrt"))
+    sin_, cos_, tanh_, sigmoid_, relu_ = map(_inplace_of, ("sin", "cos", "tanh", "sigmoid", "relu"))
+    abs_, neg_, reciprocal_, sign_ = map(_inplace_of, ("abs", "neg", "reciprocal", "sign"))
+    del _inplace_of
+
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1) -> Tensor:
+        """Add ``alpha × source[i]`` into this tensor at ``index[i]`` along ``dim``, in place
+        (an index named twice gets both): how a gradient is added into an embedding table.
+
+        >>> import minigrad as mg
+        >>> table = mg.zeros(3)
+        >>> table.index_add_(0, mg.tensor([0, 2, 0]), mg.tensor([1.0, 2.0, 3.0]))
+        tensor([4., 0., 2.])
+        """
+        return self._apply_inplace(lambda t: t.index_add(dim, index, source, alpha=alpha), source)
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
         return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)
@@ -726,10 +776,12 @@ class Tensor:
     def sign(self) -> Tensor:
         return ops.Sign.apply(self)
 
+    @_keepdims_alias
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """The index of the largest value (of the flattened tensor, or along ``dim``)."""
         return self._arg_extreme(np.argmax, "argmax", dim, keepdim)
 
+    @_keepdims_alias
     def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """The index of the smallest value (of the flattened tensor, or along ``dim``)."""
         return self._arg_extreme(np.argmin, "argmin", dim, keepdim)
@@ -755,6 +807,12 @@ class Tensor:
 
     def log(self) -> Tensor:
         return ops.Log.apply(self)
+
+    def log10(self) -> Tensor:
+        return ops.Log10.apply(self)
+
+    def log2(self) -> Tensor:
+        return ops.Log2.apply(self)
 
     def sqrt(self) -> Tensor:
         return ops.Sqrt.apply(self)
@@ -799,6 +857,57 @@ class Tensor:
         """
         return ops.masked_fill(self, mask, value)
 
+    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1) -> Tensor:
+        """A copy of this tensor with ``alpha × source[i]`` added at ``index[i]`` along
+        ``dim`` (see ``index_add_``)."""
+        return ops.index_add(self, dim, index, source, alpha)
+
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None) -> Any:
+        """``(values, indices)``: the values sorted along ``dim`` and where each came from.
+
+        >>> import minigrad as mg
+        >>> mg.tensor([3.0, 1.0, 2.0]).sort(descending=True).indices
+        tensor([0, 2, 1])
+        """
+        return sortResult(*ops.sort(self, dim, descending, stable))
+
+    def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+        """The indices that sort the tensor along ``dim`` (``sort``'s ``indices``)."""
+        with no_grad():
+            return ops.sort(self, dim, descending, stable)[1]
+
+    def multinomial(
+        self, num_samples: int, replacement: bool = False, *, generator: Any = None
+    ) -> Tensor:
+        """``minigrad.multinomial(self, ...)``: category indices drawn with these weights."""
+        from .random import multinomial
+
+        return multinomial(self, num_samples, replacement, generator=generator)
+
+    def histogram(
+        self,
+        bins: Any = 100,
+        *,
+        range: Any = None,  # noqa: A002 - PyTorch's name
+        weight: Tensor | None = None,
+        density: bool = False,
+    ) -> Any:
+        """``(hist, bin_edges)``: how many values fall in each of ``bins`` equal bins over
+        ``range`` (the data's by default), or between the edges ``bins`` gives as a tensor.
+
+        >>> import minigrad as mg
+        >>> mg.tensor([1.0, 2.0, 1.0]).histogram(2)
+        minigrad.return_types.histogram(
+        hist=tensor([2., 1.]),
+        bin_edges=tensor([1.0000, 1.5000, 2.0000]))
+        """
+        hist, edges = ops.histogram(self, bins, range, weight, density)
+        return histogramResult(Tensor(hist), Tensor(edges))
+
+    def histc(self, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:
+        """The counts of ``histogram`` over [min, max] (the data's range when both are 0)."""
+        return Tensor(ops.histc(self, bins, min, max))
+
     def gather(self, dim: int, index: Tensor) -> Tensor:
         """Along ``dim``, the elements ``index`` names: ``out[i][j] = x[i][index[i][j]]``."""
         return ops.Gather.apply(self, dim=dim, index=index._array)
@@ -829,13 +938,32 @@ class Tensor:
     def log_softmax(self, dim: int) -> Tensor:
         return ops.LogSoftmax.apply(self, dim=dim)
 
-    # -- reductions ----------------------------------------------------------------------------
+    # -- reductions (each takes numpy's keepdims= too, as PyTorch does) ------------------------
+    @_keepdims_alias
     def sum(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
         return ops.Sum.apply(self, dim=dim, keepdim=keepdim)
 
+    @_keepdims_alias
     def mean(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
         return ops.Mean.apply(self, dim=dim, keepdim=keepdim)
 
+    @_keepdims_alias
+    def all(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        """Whether every element is non-zero (True), over everything or along ``dim``.
+
+        >>> import minigrad as mg
+        >>> m = mg.tensor([[1.0, 0.0], [2.0, 3.0]])
+        >>> m.all(), m.all(dim=1), m.any(0, keepdim=True)
+        (tensor(False), tensor([False,  True]), tensor([[True, True]]))
+        """
+        return ops.all_or_any(self, np.all, dim, keepdim)
+
+    @_keepdims_alias
+    def any(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        """Whether some element is non-zero, over everything or along ``dim``."""
+        return ops.all_or_any(self, np.any, dim, keepdim)
+
+    @_keepdims_alias
     def max(self, dim: int | None = None, keepdim: bool = False) -> Any:
         """The largest value, or with ``dim`` the ``(values, indices)`` along it."""
         if dim is None:
@@ -843,6 +971,7 @@ class Tensor:
         values = ops.MaxDim.apply(self, dim=dim, keepdim=keepdim)
         return maxResult(values, self.argmax(dim, keepdim))
 
+    @_keepdims_alias
     def min(self, dim: int | None = None, keepdim: bool = False) -> Any:
         """The smallest value, or with ``dim`` the ``(values, indices)`` along it."""
         if dim is None:
@@ -850,6 +979,7 @@ class Tensor:
         values = ops.MinDim.apply(self, dim=dim, keepdim=keepdim)
         return minResult(values, self.argmin(dim, keepdim))
 
+    @_keepdims_alias
     def var(
         self,
         dim: Any = None,
@@ -862,6 +992,7 @@ class Tensor:
         with ``correction=1`` (Bessel's) unless ``unbiased=False`` or ``correction`` says."""
         return ops.Var.apply(self, **_variance_options("var", dim, unbiased, keepdim, correction))
 
+    @_keepdims_alias
     def std(
         self,
         dim: Any = None,
@@ -873,6 +1004,7 @@ class Tensor:
         """The standard deviation: the square root of ``var`` (same arguments)."""
         return ops.Std.apply(self, **_variance_options("std", dim, unbiased, keepdim, correction))
 
+    @_keepdims_alias
     def prod(self, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """The product of all elements, or along ``dim`` (integers multiply as int64)."""
         target = None if dtype is None else dtypes.to_dtype(dtype).numpy
@@ -1116,12 +1248,38 @@ class _ValuesAndIndices(NamedTuple):
         return f"minigrad.return_types.{kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
 
+class sortResult(_ValuesAndIndices):  # noqa: N801
+    """What ``x.sort(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
+
+
+class histogramResult(NamedTuple):  # noqa: N801
+    """What ``x.histogram(bins)`` returns: ``(hist, bin_edges)``, printed as in PyTorch."""
+
+    hist: Tensor
+    bin_edges: Tensor
+
+    def __repr__(self) -> str:
+        return (
+            f"minigrad.return_types.histogram(\nhist={self.hist!r},\nbin_edges={self.bin_edges!r})"
+        )
+
+
 class maxResult(_ValuesAndIndices):  # noqa: N801
     """What ``x.max(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
 
 
 class minResult(_ValuesAndIndices):  # noqa: N801
     """What ``x.min(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
+
+
+def _saved_result_is_now(target: Tensor, result: Tensor) -> None:
+    """An op done in place (``y.exp_()``) that saved its result saved what is now
+    ``target``'s memory: the saved result takes ``target``'s version counter, so that a
+    later change of ``target`` in place makes backward refuse, as in PyTorch."""
+    for saved in getattr(result.grad_fn, "_saved", None) or ():
+        if isinstance(saved, SavedTensor) and saved.version_counter is result._version_counter:
+            saved.version_counter = target._version_counter
+            saved.saved_version = target._version_counter.value
 
 
 def _is_dtype(value: Any) -> bool:

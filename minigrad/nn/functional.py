@@ -472,12 +472,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``max(input, 0)`` elementwise; with ``inplace``, overwriting ``input``.
-
-    (In place, PyTorch records ``ReluBackward0``; minigrad records the in-place clamp it
-    uses, ``ClampMinBackward0``-like, with the same gradient.)
-    """
-    return input.clamp_(min=0) if inplace else input.relu()
+    """``max(input, 0)`` elementwise; with ``inplace``, overwriting ``input`` (recorded,
+    as in PyTorch, as ``ReluBackward0``)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def tanh(input: Tensor) -> Tensor:

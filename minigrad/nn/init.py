@@ -1,9 +1,9 @@
 """Ways to fill a layer's weights before training, with PyTorch's names: ``nn.init``.
 
 Each function overwrites its tensor in place, without recording anything in the graph
-(a parameter stays a leaf), and returns it. The random ones draw from minigrad's generator,
-so ``minigrad.manual_seed`` makes them reproducible (the numbers are not PyTorch's: its
-generator is its own).
+(a parameter stays a leaf), and returns it. The random ones draw from ``generator=`` if
+given, else from minigrad's default generator, so ``minigrad.manual_seed`` makes them
+reproducible (the numbers are not PyTorch's: its generator is its own).
 
 The scaled schemes keep the variance of activations roughly constant from layer to layer.
 They read two numbers off the weight's shape: ``fan_in``, how many inputs feed each output
@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 import warnings
 
-from .. import creation, dtypes
+from .. import creation, dtypes, random
 from ..grad_mode import no_grad
+from ..random import Generator
 from ..tensor import Tensor
 
 __all__ = [
@@ -96,23 +97,31 @@ def _check_floating(tensor: Tensor, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
-    """Fill ``tensor`` with samples of the uniform distribution on [a, b)."""
+def uniform_(
+    tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill ``tensor`` with samples of the uniform distribution on [a, b) (drawn from
+    ``generator`` if given)."""
+    random.checked_generator(generator, "uniform_")
     _check_floating(tensor, "check_uniform_bounds")
     if a > b:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}"
         )
-    samples = creation.rand(*tensor.shape, dtype=dtypes.float64)
+    samples = creation.rand(*tensor.shape, dtype=dtypes.float64, generator=generator)
     return _fill_from(tensor, samples * (b - a) + a)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
-    """Fill ``tensor`` with samples of the normal distribution N(mean, std²)."""
+def normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill ``tensor`` with samples of the normal distribution N(mean, std²) (drawn from
+    ``generator`` if given)."""
+    random.checked_generator(generator, "normal_")
     _check_floating(tensor, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-    samples = creation.randn(*tensor.shape, dtype=dtypes.float64)
+    samples = creation.randn(*tensor.shape, dtype=dtypes.float64, generator=generator)
     return _fill_from(tensor, samples * std + mean)
 
 
@@ -154,19 +163,21 @@ def _fan(tensor: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(
+    tensor: Tensor, gain: float = 1.0, generator: Generator | None = None
+) -> Tensor:
     """Glorot's scheme: U(−a, a) with ``a = gain·√(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     bound = math.sqrt(3.0) * std  # a uniform on [−a, a] has standard deviation a/√3
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
     """Glorot's scheme: N(0, std²) with ``std = gain·√(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
@@ -182,7 +193,11 @@ def _is_empty(tensor: Tensor) -> bool:
 
 
 def kaiming_uniform_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
 ) -> Tensor:
     """He's scheme: U(−b, b) with ``b = gain·√(3 / fan)``, ``fan`` being ``fan_in`` (keeps
     the forward pass's variance) or ``fan_out`` (the backward pass's); ``a`` is the slope
@@ -190,13 +205,17 @@ def kaiming_uniform_(
     if _is_empty(tensor):
         return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu"
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
 ) -> Tensor:
     """He's scheme: N(0, std²) with ``std = gain / √fan`` (see ``kaiming_uniform_``)."""
     if _is_empty(tensor):
         return tensor
-    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)

@@ -26,6 +26,7 @@ written                             class               file          local deri
 ``2 ** a``                          PowScalarTensor     arithmetic    cᵃ·ln c
 ``a.exp()``                         Exp                 unary         eᵃ
 ``a.log()``                         Log                 unary         1/a
+``a.log10()``, ``a.log2()``         Log10, Log2         unary         1/(a·ln 10), 1/(a·ln 2)
 ``a.sqrt()``                        Sqrt                unary         1/(2√a)
 ``a.abs()``                         Abs                 unary         sign(a)
 ``a.sign()``                        Sign                unary         0
@@ -74,6 +75,8 @@ written                             class               file          local deri
 (the gradient of ``gather``)        ScatterAdd          index         gathered back
 ``a.repeat(2, 1)``                  Repeat              index         the copies summed
 ``a.split(n)``, ``a.chunk(n)``      SplitPiece          index         its slice, 0 elsewhere
+``a.sort(dim)``                     Sort, SortStable    index         back to where each came from
+``a.index_add(dim, i, s, alpha)``   IndexAdd            index         1 for a; α·grad[i] for s
 ``a.to(dtype)``                     ToCopy              copy          cast back
 ``a.clone()``                       Clone               copy          1
 ``a.fill_(v)``, ``a.zero_()``       Fill, Zero          copy          0
@@ -108,20 +111,39 @@ from .index import (
     Cat,
     Gather,
     Index,
+    IndexAdd,
     IndexPut,
     IndexPutAccumulate,
     Repeat,
     ScatterAdd,
+    Sort,
+    SortStable,
     SplitPiece,
     Stack,
     check_in_bounds,
     chunk,
     index,
+    index_add,
+    sort,
     split,
 )
 from .linalg import Addmm, Bmm, Dot, LinalgVectorNorm, Mm, Mv, matmul
 from .losses import BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
-from .reduce import Cumsum, MaxAll, MaxDim, Mean, MinAll, MinDim, Prod, Std, Sum, Var
+from .reduce import (
+    Cumsum,
+    MaxAll,
+    MaxDim,
+    Mean,
+    MinAll,
+    MinDim,
+    Prod,
+    Std,
+    Sum,
+    Var,
+    all_or_any,
+    histc,
+    histogram,
+)
 from .unary import (
     Abs,
     Clamp,
@@ -129,6 +151,8 @@ from .unary import (
     Cos,
     Exp,
     Log,
+    Log2,
+    Log10,
     MaskedFill,
     MaskedFillTensor,
     Sign,

@@ -440,3 +440,136 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     if size == 0:  # as many empty pieces as asked for, as PyTorch gives
         return split(a, [0] * chunks, axis)
     return split(a, -(-size // chunks) if size else 0, axis)
+
+
+class Sort(Op):
+    """``a.sort(dim)``'s values: ``a``'s elements in the order ``indices`` gives along
+    ``dim`` (``sort`` finds them). Each value's gradient goes back to the place it came from."""
+
+    formula = "∂sorted/∂a: each gradient back to the place its value came from"
+    options_as = {"indices": lambda node: _tensor_of(node.indices)}
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: int = -1, indices: Any = None) -> np.ndarray:
+        ctx.axis, ctx.indices, ctx.shape = dim, indices, a.shape
+        if a.ndim == 0:
+            return a.copy()
+        return np.take_along_axis(a, indices, axis=dim)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        if not ctx.shape:
+            return grad
+        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=ctx.indices)
+
+
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None):
+    """The values of ``a`` sorted along ``dim`` and, for each, the index it came from.
+    Equal values keep their order (minigrad's sort is always stable); nan sorts as the
+    largest, as in PyTorch. With ``stable`` given, PyTorch records ``SortBackward1``."""
+    from ..tensor import Tensor
+
+    (axis,) = normalize_dims(dim, a.ndim)
+    values = a._array
+    if values.ndim == 0:
+        indices = np.zeros((), dtype=np.int64)
+    elif descending:  # sorted backwards from the end, so that equal values keep their order
+        backwards = np.flip(np.argsort(np.flip(values, axis), axis=axis, kind="stable"), axis)
+        indices = values.shape[axis] - 1 - backwards
+    else:
+        indices = np.argsort(values, axis=axis, kind="stable")
+    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    kind = SortStable if stable is not None else Sort
+    return kind.apply(a, dim=axis, indices=indices), Tensor(indices)
+
+
+class SortStable(Sort):
+    name = "SortBackward1"
+
+
+def _tensor_of(array: np.ndarray) -> Tensor:
+    from ..tensor import Tensor
+
+    return Tensor(array)
+
+
+class IndexAdd(Op):
+    """``a.index_add(dim, index, source, alpha=1)``: ``a`` with ``alpha × source[i]`` added
+    at ``index[i]`` along ``dim`` (an index named twice gets both). ``a``'s gradient passes
+    through; ``source``'s is the gradient read back at the index, times ``alpha``."""
+
+    formula = "∂/∂a = 1,  ∂/∂source = α · grad[index]"
+    options_as = {"dim": "axis", "alpha": "alpha", "index": lambda node: _tensor_of(node.index)}
+
+    @staticmethod
+    def forward(
+        ctx: Context,
+        a: np.ndarray,
+        source: np.ndarray,
+        dim: int = 0,
+        index: Any = None,
+        alpha: Any = 1,
+    ) -> np.ndarray:
+        ctx.axis, ctx.index, ctx.alpha, ctx.source_dim = dim, index, alpha, source.ndim
+        result = a.copy()
+        added = source if alpha == 1 else source * alpha
+        target, places = _at_least_1d(result), _at_least_1d(index)
+        position = (slice(None),) * dim + (places,)
+        np.add.at(
+            target, position, np.asarray(added, dtype=a.dtype).reshape(target[position].shape)
+        )
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        from ..tensor import Tensor
+
+        if ctx.source_dim == 0:  # both are numbers (0-d): the one gradient is source's too
+            read = grad
+        else:
+            read = grad[(slice(None),) * ctx.axis + (Tensor(ctx.index.reshape(-1)),)]
+        return grad, read if ctx.alpha == 1 else read * ctx.alpha
+
+
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1) -> Tensor:
+    """Check ``index_add``'s arguments in PyTorch's order, with its messages, then add."""
+    from .. import dtypes
+
+    (axis,) = normalize_dims(dim, a.ndim)
+    places = index._array
+    if places.dtype not in (np.int64, np.int32):
+        raise RuntimeError(
+            "index_add_(): Expected dtype int32/int64 for index but got: "
+            f"{dtypes.from_numpy_dtype(places.dtype).scalar_type}"
+        )
+    if places.ndim > 1:
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {places.ndim} with "
+            f"type: {dtypes.from_numpy_dtype(places.dtype).scalar_type} and size: "
+            f"{list(places.shape)}"
+        )
+    if a._array.dtype != source._array.dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({a.dtype.scalar_type}) and source "
+            f"({source.dtype.scalar_type}) must have the same scalar type"
+        )
+    expected = source.shape[axis] if source.ndim else 1
+    if places.size != expected:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({places.size}) should be equal to "
+            f"source.size(dim): ({expected}), for dim: {axis}"
+        )
+    rest_of_self = [n for d, n in enumerate(a.shape) if d != axis]
+    rest_of_source = [n for d, n in enumerate(source.shape) if d != axis]
+    if a.ndim != source.ndim or rest_of_self != rest_of_source:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}"
+        )
+    size = a.shape[axis] if a.ndim else 1
+    for place in places.reshape(-1):
+        if not 0 <= place < size:
+            raise RuntimeError(
+                f"index {place} is out of bounds for dimension {axis} with size {size}"
+            )
+    return IndexAdd.apply(a, source, dim=axis, index=places.astype(np.int64), alpha=alpha)

@@ -317,3 +317,96 @@ class Cumsum(Op):
         # The sums from the right: total − (sum up to i) + gᵢ.
         dim = ctx.axis
         return grad.sum(dim, keepdim=True) - grad.cumsum(dim) + grad
+
+
+# -- reductions with no derivative: tests and counts -------------------------------------
+def all_or_any(a: Tensor, test: Any, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """``a.all(dim)`` (``test`` is ``np.all``) or ``a.any(dim)`` (``np.any``): whether every
+    (some) element is non-zero, over everything or along ``dim``. The result is bool, but
+    uint8 for a uint8 tensor, as in PyTorch; it is never recorded."""
+    from ..tensor import Tensor
+
+    values = a._array
+    axis = None if dim is None else normalize_dims(dim, values.ndim)
+    if values.ndim == 0:  # dim 0 (or -1) of a number is the number itself
+        axis = None
+    found = np.asarray(test(values, axis=axis, keepdims=keepdim and axis is not None))
+    return Tensor(found.astype(np.uint8 if values.dtype == np.uint8 else np.bool_))
+
+
+def histogram_edges(a: np.ndarray, bins: int, low: Any, high: Any, name: str) -> np.ndarray:
+    """``bins + 1`` evenly spaced edges from ``low`` to ``high`` (the data's least and
+    greatest when None; an empty tensor gives [0, 1], a single value v gives [v − ½, v + ½]
+    in ``histogram``), as PyTorch places them."""
+    if bins <= 0:
+        raise RuntimeError(
+            f"minigrad.histogram(): bins must be > 0, but got {bins} for dimension 0"
+        )
+    if low is None:
+        low, high = (float(a.min()), float(a.max())) if a.size else (0.0, 1.0)
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(
+                f"minigrad.{name}: dimension 0's range [{low:g}, {high:g}] is not finite"
+            )
+    elif low > high:
+        raise RuntimeError(
+            f"minigrad.histogramdd: min should not exceed max, but got min {low:g} max {high:g} "
+            "for dimension 0"
+        )
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return np.linspace(low, high, bins + 1, dtype=np.float64).astype(a.dtype)
+
+
+def histogram(
+    a: Tensor, bins: Any, range: Any = None, weight: Tensor | None = None, density: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """The counts (or summed ``weight``) of ``a``'s values in each bin and the bins' edges:
+    ``bins`` equal bins over ``range`` (the data's, when None), or the edges given as a
+    tensor. The last bin includes its right edge. ``density`` divides by the total and the
+    bins' widths, so the histogram integrates to 1."""
+    from ..tensor import Tensor
+
+    values = a._array
+    if values.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"histogramdd\" not implemented for '{dtypes.scalar_type_name(values.dtype)}'"
+        )
+    if isinstance(bins, Tensor):
+        edges = bins._array.astype(values.dtype)
+    else:
+        low, high = (None, None) if range is None else range
+        edges = histogram_edges(values, int(bins), low, high, "histogramdd")
+    weights = None
+    if weight is not None:
+        if weight.shape != a.shape:
+            raise RuntimeError(
+                "minigrad.histogramdd: if weight tensor is provided it should have the same shape "
+                "as the input tensor excluding its innermost dimension, but got input with "
+                f"shape {[*a.shape, 1]} and weight with shape {list(weight.shape)}"
+            )
+        weights = weight._array.ravel()
+    counts, _ = np.histogram(values.ravel(), edges, weights=weights)  # [a, b), last [a, b]
+    if density:
+        counts = counts / (counts.sum() * np.diff(edges))
+    return counts.astype(values.dtype), edges
+
+
+def histc(a: Tensor, bins: int, low: float, high: float) -> np.ndarray:
+    """``histogram``'s counts alone, over [``low``, ``high``]: the data's range when the two
+    are equal (both 0 by default), widened by 1 each way if the data are one value. Values
+    outside the range are left out."""
+    values = a._array
+    if values.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"histogram_cpu\" not implemented for '{dtypes.scalar_type_name(values.dtype)}'"
+        )
+    if low > high:
+        raise RuntimeError("minigrad.histc: max must be larger than min")
+    if low == high and values.size:
+        low, high = float(values.min()), float(values.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    edges = histogram_edges(values, int(bins), low, high, "histc")
+    counts, _ = np.histogram(values.ravel(), edges)
+    return counts.astype(values.dtype)

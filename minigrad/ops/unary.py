@@ -3,6 +3,7 @@ and ``where``, which picks elementwise between two."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,6 +45,30 @@ class Log(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (a,) = ctx.saved_tensors
         return grad / a
+
+
+class Log10(Op):
+    formula = "∂log₁₀ a/∂a = 1/(a · ln 10)"
+    saved_as = ("self",)
+    logarithm = staticmethod(np.log10)
+    ln_base = math.log(10)
+
+    @classmethod
+    def forward(cls, ctx: Context, a: np.ndarray) -> np.ndarray:
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return cls.logarithm(as_float(a))
+
+    @classmethod
+    def backward(cls, ctx: Context, grad: Tensor) -> Tensor:
+        (a,) = ctx.saved_tensors
+        return grad / (a * cls.ln_base)
+
+
+class Log2(Log10):
+    formula = "∂log₂ a/∂a = 1/(a · ln 2)"
+    logarithm = staticmethod(np.log2)
+    ln_base = math.log(2)
 
 
 class Sqrt(Op):
