@@ -93,6 +93,8 @@ def _unary(name: str) -> Any:
 # The functional forms: minigrad.tanh(x) is x.tanh(), as torch.tanh(x) is.
 exp = _unary("exp")
 log = _unary("log")
+log10 = _unary("log10")
+log2 = _unary("log2")
 sqrt = _unary("sqrt")
 abs = _unary("abs")  # noqa: A001
 sin = _unary("sin")
@@ -121,6 +123,13 @@ max = _unary("max")  # noqa: A001
 min = _unary("min")  # noqa: A001
 argmax = _unary("argmax")
 argmin = _unary("argmin")
+all = _unary("all")  # noqa: A001
+any = _unary("any")  # noqa: A001
+sort = _unary("sort")
+argsort = _unary("argsort")
+index_add = _unary("index_add")
+histogram = _unary("histogram")
+histc = _unary("histc")
 reshape = _unary("reshape")
 transpose = _unary("transpose")
 permute = _unary("permute")

@@ -418,11 +418,20 @@ def randint(
     given = (low, high, size) if size is not None else (low, high)
     numbers = numbers_of(generator, "randint", *given)
     if size is None and isinstance(high, tuple | list):
+        if not isinstance(low, int | np.integer):
+            raise TypeError(
+                f"randint(): argument 'high' (position 1) must be int, not {type(low).__name__}"
+            )
         low, high, size = 0, low, high
-    if size is None or high is None:
+    if (
+        size is None
+        or high is None
+        or not all(isinstance(n, int | np.integer) for n in (low, high))
+    ):
+        kinds = ", ".join(type(value).__name__ for value in given)
         raise TypeError(
-            "randint() received an invalid combination of arguments: it takes "
-            "(high, size) or (low, high, size)"
+            f"randint() received an invalid combination of arguments - got ({kinds}), but "
+            "expected (int high, tuple of ints size) or (int low, int high, tuple of ints size)"
         )
     array = _integers(numbers, low, high, _size("randint", (tuple(size),), None))
     return _leaf(array.astype(_dtype_or(dtype, dtypes.int64)), requires_grad)

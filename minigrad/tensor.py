@@ -122,19 +122,29 @@ def _legacy_constructor_array(
 
 def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
     """Let ``reduction`` take ``keepdims=``, numpy's spelling, for ``keepdim=``, as PyTorch
-    does; both at once is refused in PyTorch's words."""
+    does; both at once is refused in PyTorch's words (which depend on whether PyTorch has
+    several signatures for the function)."""
+    name = reduction.__name__
 
     @functools.wraps(reduction)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if "keepdims" in kwargs:
             if "keepdim" in kwargs:
+                if name not in _SEVERAL_SIGNATURES:
+                    raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
+                given = [type(a).__name__ for a in args]  # PyTorch lists keywords backwards
+                given += [f"{key}={type(kwargs[key]).__name__}" for key in reversed(kwargs)]
                 raise TypeError(
-                    f"{reduction.__name__}() got an unexpected keyword argument 'keepdims'"
+                    f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(given)}), but expected one of the signatures without keepdims"
                 )
             kwargs["keepdim"] = kwargs.pop("keepdims")
         return reduction(self, *args, **kwargs)
 
     return reduce
+
+
+_SEVERAL_SIGNATURES = ("var", "std", "max", "min", "all", "any")
 
 
 # As tuples made once: `float | np.floating` written in the test would build a new union

@@ -23,6 +23,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import creation, dtypes
 from ..grad_mode import is_grad_enabled
 from ..ops import Addmm, BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
@@ -40,6 +42,7 @@ __all__ = [
     "logsigmoid",
     "mse_loss",
     "nll_loss",
+    "one_hot",
     "relu",
     "sigmoid",
     "softmax",
@@ -469,6 +472,32 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         draws = creation.rand(*input.shape, dtype=dtypes.float64)
         mask = (draws < keep).to(input.dtype) / keep
     return input.mul_(mask) if inplace else input * mask
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Each class index of ``tensor`` (int64) as a row of ``num_classes`` zeros with a 1 at
+    that index: a new last dimension. ``num_classes=-1`` takes one more than the largest
+    index. The result is int64, as in PyTorch (``.float()`` it to multiply with weights).
+
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> F.one_hot(mg.tensor([0, 2]), num_classes=3)
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    classes = tensor._array
+    if classes.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        if classes.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(classes.max()) + 1
+    if classes.size and classes.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if classes.size and classes.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    rows = np.arange(num_classes) == classes[..., None]
+    return Tensor(rows.astype(np.int64))
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -139,6 +139,11 @@ class Neg(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        if a.dtype == np.bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
         return np.negative(a)
 
     @staticmethod

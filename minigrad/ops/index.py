@@ -478,7 +478,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None)
         indices = values.shape[axis] - 1 - backwards
     else:
         indices = np.argsort(values, axis=axis, kind="stable")
-    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    indices = np.array(indices, dtype=np.int64)  # its own contiguous memory, 0-d kept
     kind = SortStable if stable is not None else Sort
     return kind.apply(a, dim=axis, indices=indices), Tensor(indices)
 
@@ -569,6 +569,8 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1
     size = a.shape[axis] if a.ndim else 1
     for place in places.reshape(-1):
         if not 0 <= place < size:
+            if a.ndim <= 1:  # PyTorch adds into a vector as it selects from one: its words
+                raise IndexError("index out of range in self")
             raise RuntimeError(
                 f"index {place} is out of bounds for dimension {axis} with size {size}"
             )
