@@ -48,11 +48,12 @@ class Generator:
     (True, 7, device(type='cpu'))
     """
 
-    __module__ = "minigrad"  # printed as <minigrad.Generator object at 0x...>
-
     def __init__(self, device: Any = "cpu") -> None:
         to_device(device)  # the CPU only, with PyTorch's errors for anything else
         self._reseed(0)
+
+    def __repr__(self) -> str:  # as PyTorch prints its generators, address included
+        return f"<minigrad.Generator object at {id(self):#x}>"
 
     @property
     def device(self) -> device:

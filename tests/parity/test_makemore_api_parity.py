@@ -462,3 +462,34 @@ def test_error_opening_matches_torch(name):
     )
     assert my_type == their_type
     assert mine.split(", but expected")[0] == theirs.split(", but expected")[0]
+
+
+# ------------------------------------------------------------ the documented differences
+def test_documented_difference_generators_start_from_seed_0_with_a_state_of_45_bytes():
+    assert mg.Generator().initial_seed() == 0
+    assert torch.Generator().initial_seed() == 67280421310721
+    assert mg.Generator().get_state().shape == (45,)
+    assert torch.Generator().get_state().shape == (5056,)
+    # the same seed, other numbers: minigrad's stream is its own
+    mine = mg.rand(4, generator=seeded(mg, 42)).tolist()
+    theirs = torch.rand(4, generator=seeded(torch, 42)).tolist()
+    assert mine != theirs
+
+
+def test_documented_difference_sort_is_always_stable():
+    ties = [2.0, 1.0, 2.0, 0.5, 1.0, 1.0, 2.0, 1.0] * 8
+    for descending in (False, True):
+        mine = mg.tensor(ties).sort(descending=descending)
+        stable = torch.tensor(ties).sort(descending=descending, stable=True)
+        default = torch.tensor(ties).sort(descending=descending)
+        assert mine.indices.tolist() == stable.indices.tolist()
+        assert mine.values.tolist() == default.values.tolist()
+        assert stable.indices.tolist() != default.indices.tolist()  # torch's default is not
+
+
+def test_documented_difference_histogram_records_nothing():
+    mine = mg.tensor([1.0, 2.0], requires_grad=True).histogram(2)
+    theirs = torch.tensor([1.0, 2.0], requires_grad=True).histogram(2)
+    assert mine.hist.grad_fn is None and not mine.hist.requires_grad
+    assert "<NotImplemented>" in repr(theirs.hist)
+    assert mine.hist.tolist() == theirs.hist.tolist()

@@ -19,6 +19,11 @@ Known differences, documented here and in the lead's report:
   an ordinary constant, as every other result made under ``no_grad``.
 - ``linspace`` can differ from PyTorch's in the last bit of some values (PyTorch's
   vectorised kernel rounds differently), by at most two ulps of the endpoints.
+- Random numbers are minigrad's own stream (numpy's PCG64 seeded with the seed); a new
+  ``Generator()`` starts from seed 0 (PyTorch's from 67280421310721), its state is 45
+  bytes (PyTorch's 5056). ``sort`` is always stable (PyTorch's default sort may order ties
+  otherwise). ``histogram`` of a tensor that requires grad records nothing (PyTorch gives
+  ``grad_fn=<NotImplemented>``). These three are tested in test_makemore_api_parity.py.
 """
 
 import re
