@@ -147,6 +147,18 @@ def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
 _SEVERAL_SIGNATURES = ("var", "std", "max", "min", "all", "any")
 
 
+def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:
+    """``x.exp_()`` made from ``x.exp()``: the op's result written into ``x``, recorded as
+    the op itself (``ExpBackward0``), as PyTorch records it."""
+
+    def inplace(self: Tensor) -> Tensor:
+        return self._apply_inplace(lambda t: getattr(t, name)())
+
+    inplace.__name__, inplace.__qualname__ = f"{name}_", f"Tensor.{name}_"
+    inplace.__doc__ = f"``x.{name}()``, written into ``x`` in place."
+    return inplace
+
+
 # As tuples made once: `float | np.floating` written in the test would build a new union
 # object at every call, and a number is wrapped for every `x * 0.5`.
 _FLOATS, _BOOLS, _INTEGERS = (float, np.floating), (bool, np.bool_), (int, np.integer)
@@ -580,21 +592,10 @@ class Tensor:
             _saved_result_is_now(self, result)
         return self
 
-    def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:  # noqa: N805 - used in the body
-        """``x.exp_()`` made from ``x.exp()``: the op's result written into ``x``, recorded
-        as the op itself (``ExpBackward0``), as PyTorch records it."""
-
-        def inplace(self: Tensor) -> Tensor:
-            return self._apply_inplace(lambda t: getattr(t, name)())
-
-        inplace.__name__ = inplace.__qualname__ = f"{name}_"
-        inplace.__doc__ = f"``x.{name}()``, written into ``x`` in place."
-        return inplace
-
+    # x.exp_(), x.tanh_(), ...: each op of one tensor, written into it (see _inplace_of)
     exp_, log_, log10_, log2_, sqrt_ = map(_inplace_of, ("exp", "log", "log10", "log2", "sqrt"))
     sin_, cos_, tanh_, sigmoid_, relu_ = map(_inplace_of, ("sin", "cos", "tanh", "sigmoid", "relu"))
     abs_, neg_, reciprocal_, sign_ = map(_inplace_of, ("abs", "neg", "reciprocal", "sign"))
-    del _inplace_of
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1) -> Tensor:
         """Add ``alpha × source[i]`` into this tensor at ``index[i]`` along ``dim``, in place
