@@ -991,6 +991,27 @@ class Tensor:
         return minResult(values, self.argmin(dim, keepdim))
 
     @_keepdims_alias
+    def amax(self, dim: int | tuple[int, ...] = (), keepdim: bool = False) -> Tensor:
+        """The largest value along ``dim`` (all dims by default); ties share the gradient.
+
+        >>> import minigrad as mg
+        >>> mg.tensor([[1.0, 3.0], [2.0, 0.0]], requires_grad=True).amax(1)
+        tensor([3., 2.], grad_fn=<AmaxBackward0>)
+        """
+        return ops.Amax.apply(self, dim=dim, keepdim=keepdim)
+
+    @_keepdims_alias
+    def amin(self, dim: int | tuple[int, ...] = (), keepdim: bool = False) -> Tensor:
+        """The smallest value along ``dim`` (all dims by default); ties share the gradient."""
+        return ops.Amin.apply(self, dim=dim, keepdim=keepdim)
+
+    @_keepdims_alias
+    def logsumexp(self, dim: int | tuple[int, ...], keepdim: bool = False) -> Tensor:
+        """``log Σ exp(x)`` along ``dim``, without overflow: the log of softmax's
+        denominator, ``x.log_softmax(dim) == x - x.logsumexp(dim, keepdim=True)``."""
+        return ops.Logsumexp.apply(self, dim=dim, keepdim=keepdim)
+
+    @_keepdims_alias
     def var(
         self,
         dim: Any = None,

@@ -50,6 +50,8 @@ written                             class               file          local deri
 ``a.std(dim, correction)``          Std                 reduce        (aᵢ − mean)/((n − c)·std)
 ``a.prod()``, ``a.prod(dim)``       Prod                reduce        Π of the others (exact at 0s)
 ``a.cumsum(dim)``                   Cumsum              reduce        sums of g from the right
+``a.amax(dim)``, ``a.amin(dim)``    Amax, Amin          reduce        1/k at the k extremes
+``a.logsumexp(dim)``                Logsumexp           reduce        softmax(a)
 ``A @ B`` (matrices)                Mm                  linalg        G@Bᵀ, Aᵀ@G
 ``A @ v``                           Mv                  linalg        g vᵀ, Aᵀ g
 ``u @ v`` (vectors)                 Dot                 linalg        v, u
@@ -130,7 +132,10 @@ from .index import (
 from .linalg import Addmm, Bmm, Dot, LinalgVectorNorm, Mm, Mv, matmul
 from .losses import BCEWithLogits, BinaryCrossEntropy, LogSigmoid, MseLoss, NllLoss
 from .reduce import (
+    Amax,
+    Amin,
     Cumsum,
+    Logsumexp,
     MaxAll,
     MaxDim,
     Mean,

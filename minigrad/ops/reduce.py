@@ -16,7 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..function import Context
 from ..shapes import normalize_dims
-from .base import Op, constant
+from .base import Op, as_float, constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -297,6 +297,88 @@ def _product_of_others(a: Tensor, axis: int) -> Tensor:
 
     products = where(others_one._array, 1.0, grid).prod(-1)
     return products.transpose(axis, -1) if a.ndim > 1 else products
+
+
+def _reduced_dims(a: np.ndarray, dim: Any, name: str) -> tuple[int, ...]:
+    """The dims ``amax``/``amin`` reduce (all of them for ``dim=()``), refusing an empty
+    tensor or dim with PyTorch's messages."""
+    dims = normalize_dims(None if dim in ((), []) else dim, a.ndim)
+    if a.size == 0 and dim in ((), [], None):
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    for d in dims:
+        if a.ndim and a.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return dims
+
+
+class Amax(Op):
+    """``a.amax(dim)``: the largest values along ``dim`` (all dims by default). Ties share
+    the gradient evenly, as in PyTorch (``max(dim)`` gives it all to one index instead)."""
+
+    formula = "∂amax/∂aᵢ = 1/k at the k maxima, else 0"
+    saved_as = ("self", "result")
+    options_as = {"dim": "dims", "keepdim": "keepdim"}
+    reduce = staticmethod(np.max)
+
+    @classmethod
+    def forward(cls, ctx: Context, a: np.ndarray, dim: Any = (), keepdim: bool = False):
+        ctx.dims = _reduced_dims(a, dim, cls.__name__.lower())
+        ctx.keepdim, ctx.shape = keepdim, a.shape
+        axis = ctx.dims if a.ndim else None
+        result = np.asarray(cls.reduce(a, axis=axis, keepdims=keepdim and a.ndim > 0))
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        a, result = ctx.saved_tensors
+        extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)._array
+        at_extreme = (a._array == extreme) | (np.isnan(a._array) & np.isnan(extreme))
+        count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
+        share = constant((at_extreme / count).astype(a._array.dtype))
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * share
+
+
+class Amin(Amax):
+    formula = "∂amin/∂aᵢ = 1/k at the k minima, else 0"
+    reduce = staticmethod(np.min)
+
+
+class Logsumexp(Op):
+    """``a.logsumexp(dim)``: ``log Σ exp(aᵢ)`` along ``dim``, computed after taking out the
+    largest value, so that large ``aᵢ`` do not overflow. Its derivative is softmax."""
+
+    formula = "∂logsumexp/∂aᵢ = exp(aᵢ − logsumexp) = softmax(a)ᵢ"
+    saved_as = ("self", "result")
+    options_as = {"dim": "dims", "keepdim": "keepdim"}
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
+        ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
+        values = as_float(a)
+        axis = ctx.dims if a.ndim else None
+        if values.size == 0:
+            result = np.full(np.sum(values, axis=axis, keepdims=keepdim).shape, -np.inf)
+        else:
+            largest = np.max(values, axis=axis, keepdims=True)
+            largest = np.where(np.isfinite(largest), largest, 0)  # all -inf, or an inf
+            with np.errstate(divide="ignore"):
+                total = np.log(np.sum(np.exp(values - largest), axis=axis, keepdims=True))
+            result = total + largest
+            if not keepdim and a.ndim:
+                result = np.squeeze(result, axis=ctx.dims)
+        result = np.asarray(result, dtype=values.dtype)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        a, result = ctx.saved_tensors
+        full = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * (a - full).exp()
 
 
 class Cumsum(Op):

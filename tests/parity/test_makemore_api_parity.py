@@ -123,6 +123,22 @@ OPS = {
     "L.min(m, 0, keepdims=True)": (lambda L, m: L.min(m, 0, keepdims=True), [M]),
     "prod(1, keepdims=True)": (lambda L, m: m.prod(1, keepdims=True), [M]),
     "keepdims=False": (lambda L, m: m.sum(0, keepdims=False), [M]),
+    "amax()": (lambda L, m: m.amax(), [M]),
+    "amax(1) of ties": (lambda L, m: m.amax(1), [TIES]),
+    "L.amax(m, (0, 1), keepdims=True) of ties": (
+        lambda L, m: L.amax(m, (0, 1), keepdims=True),
+        [TIES],
+    ),
+    "amin(0, keepdim=True) of ties": (lambda L, m: m.amin(0, keepdim=True), [TIES]),
+    "L.amin(m, dim=-1)": (lambda L, m: L.amin(m, dim=-1), [M]),
+    "amax of a number": (lambda L, m: m[1, 1].amax(), [M]),
+    "logsumexp(1)": (lambda L, m: m.logsumexp(1), [M]),
+    "L.logsumexp(m * 300, 0, keepdims=True)": (
+        lambda L, m: L.logsumexp(m * 300, 0, keepdims=True),
+        [M],
+    ),
+    "logsumexp(dim=(0, 1))": (lambda L, m: m.logsumexp(dim=(0, 1)), [M]),
+    "logsumexp of a number": (lambda L, m: m[0, 1].logsumexp(0), [M]),
 }
 IN_PLACE = ["exp_", "log_", "log10_", "log2_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_"]
 IN_PLACE += ["relu_", "abs_", "neg_", "reciprocal_", "sign_"]
@@ -241,6 +257,12 @@ PRINTED = {
     "histc": lambda L: L.histc(L.tensor([1.0, 2, 1]), bins=4, min=0, max=3),
     "histc of the data's range": lambda L: L.tensor([1.0, 2, 1, 7]).histc(bins=4),
     "histc of one value": lambda L: L.histc(L.tensor([2.0, 2, 2]), bins=4),
+    "logsumexp of ints": lambda L: L.tensor([1, 2]).logsumexp(0),
+    "logsumexp of -inf": lambda L: L.tensor([float("-inf"), float("-inf")]).logsumexp(0),
+    "logsumexp with inf": lambda L: L.tensor([float("inf"), 1.0]).logsumexp(0),
+    "logsumexp of nothing": lambda L: L.zeros(0).logsumexp(0),
+    "amax of ints": lambda L: L.tensor([[1, 2], [5, 0]]).amax(0),
+    "amin of floats, keepdims": lambda L: L.tensor([[1.0, 2.0], [5.0, 0.0]]).amin(1, keepdims=True),
     "all": lambda L: L.all(L.tensor([[1.0, 0.0], [2.0, 3.0]])),
     "all(1)": lambda L: L.tensor([[1.0, 0.0], [2.0, 3.0]]).all(1),
     "any(dim=0, keepdim)": lambda L: L.tensor([[1.0, 0.0], [0.0, 0.0]]).any(dim=0, keepdim=True),
@@ -416,6 +438,13 @@ ERRORS = {
     "mean keepdim and keepdims": lambda L: L.ones(2, 2).mean(1, keepdim=True, keepdims=True),
     "prod keepdim and keepdims": lambda L: L.ones(2, 2).prod(1, keepdims=True, keepdim=False),
     "norm keepdims": lambda L: L.ones(2, 2).norm(dim=1, keepdims=True),
+    "logsumexp keepdim and keepdims": lambda L: L.ones(2, 2).logsumexp(
+        1, keepdim=True, keepdims=True
+    ),
+    "amax keepdim and keepdims": lambda L: L.ones(2, 2).amax(1, keepdim=True, keepdims=True),
+    "amax of nothing": lambda L: L.zeros(0).amax(),
+    "amin along an empty dim": lambda L: L.zeros(2, 0).amin(1),
+    "amax dim out of range": lambda L: L.zeros(2).amax(1),
     "all dim out of range": lambda L: L.tensor([1.0, 2.0]).all(2),
     "histogram bins 0": lambda L: L.histogram(L.tensor([1.0, 2.0]), 0),
     "histogram bins -1": lambda L: L.histogram(L.tensor([1.0, 2.0]), -1),
