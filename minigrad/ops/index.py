@@ -499,7 +499,12 @@ class IndexAdd(Op):
     through; ``source``'s is the gradient read back at the index, times ``alpha``."""
 
     formula = "∂/∂a = 1,  ∂/∂source = α · grad[index]"
-    options_as = {"dim": "axis", "alpha": "alpha", "index": lambda node: _tensor_of(node.index)}
+    options_as = {
+        "dim": "axis",
+        "alpha": "alpha",
+        "source_dim": "source_dim",
+        "index": lambda node: _tensor_of(node.index),
+    }
 
     @staticmethod
     def forward(

@@ -522,3 +522,36 @@ def test_documented_difference_histogram_records_nothing():
     assert mine.hist.grad_fn is None and not mine.hist.requires_grad
     assert "<NotImplemented>" in repr(theirs.hist)
     assert mine.hist.tolist() == theirs.hist.tolist()
+
+
+def test_saved_attributes_of_the_new_nodes_are_torchs():
+    def attributes(L):
+        m = L.tensor(M, requires_grad=True)
+        s = L.tensor(SOURCE, requires_grad=True)
+        added = m.index_add(0, L.tensor(INDEX), s, alpha=2)
+        node = added.grad_fn
+        sorted_node = m.sort(1).values.grad_fn
+        amax_node = m.amax(1, keepdim=True).grad_fn
+        logsumexp_node = m.logsumexp(1).grad_fn
+        log10_node = m.log10().grad_fn
+        return [
+            node._saved_dim,
+            node._saved_alpha,
+            node._saved_source_dim,
+            node._saved_index,
+            sorted_node._saved_indices,
+            amax_node._saved_dim,
+            amax_node._saved_keepdim,
+            amax_node._saved_self,
+            amax_node._saved_result,
+            logsumexp_node._saved_dim,
+            logsumexp_node._saved_result,
+            log10_node._saved_self,
+        ]
+
+    mine, theirs = attributes(mg), attributes(torch)
+    for m, t in zip(mine, theirs, strict=True):
+        if isinstance(t, torch.Tensor):
+            assert_same(m, t)
+        else:
+            assert m == t
