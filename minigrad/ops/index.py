@@ -579,4 +579,6 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1
             raise RuntimeError(
                 f"index {place} is out of bounds for dimension {axis} with size {size}"
             )
+    if a._array.dtype.kind in "biu":  # PyTorch truncates alpha for integer tensors
+        alpha = int(alpha)
     return IndexAdd.apply(a, source, dim=axis, index=places.astype(np.int64), alpha=alpha)

@@ -280,6 +280,12 @@ PRINTED = {
     "one_hot of a matrix": lambda L: FUNCTIONAL[L].one_hot(L.tensor([[0, 2], [1, 0]]), 3),
     "one_hot of nothing": lambda L: FUNCTIONAL[L].one_hot(L.tensor([], dtype=L.int64), 3),
     "one_hot of a number": lambda L: FUNCTIONAL[L].one_hot(L.tensor(2), 3),
+    "index_add of ints, alpha 1.5": lambda L: L.zeros(3, 2, dtype=L.int64).index_add(
+        0, L.tensor(INDEX), L.tensor([[1, 2], [3, 4], [5, 6]]), alpha=1.5
+    ),
+    "index_add_ into counts": lambda L: L.zeros(4, dtype=L.int32).index_add_(
+        0, L.tensor([1, 1, 3]), L.ones(3, dtype=L.int32)
+    ),
     "log10 of ints": lambda L: L.log10(L.tensor([1, 100])),
     "nelement": lambda L: (L.zeros(2, 3).nelement(), L.zeros(()).nelement()),
     "argmax(keepdims)": lambda L: L.tensor([[1, 5], [3, 4]]).argmax(1, keepdims=True),
