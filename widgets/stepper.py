@@ -39,6 +39,13 @@ arrived × that number = what was sent, the last number being the engine's recor
 whose tensor the pass changes in place (``x.grad`` drawn as a box while ``x`` accumulates
 into it) reads its value as of each frame. Arrows with a gradient on them are drawn dashed
 with their arrowhead at the input end: gradients flow against the forward arrows.
+
+Your own gradients beside the engine's (``yours=``, ``widgets._yours``): a backward pass
+written by hand gives a gradient for each named tensor, ``yours={"h": dh, "W1": dW1}``. At
+the step that receives a tensor's gradient, the panel shows yours beside the engine's record
+of it and says whether they are the same exactly, within rounding (``rtol``, ``atol``, as
+``torch.allclose``), or differ, and where by the most; from that step on, the tensor's box is
+filled green (✔ same, ≈ close) or vermillion (✘ differs), with the symbol written in it.
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ from minigrad.engine import BackwardPass, Step
 from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.graph import nodes as graph_nodes
 
-from . import _graph, _local, protocol
+from . import _graph, _local, _yours, protocol
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import dot_png, with_fallback
@@ -74,6 +81,7 @@ from ._graph import (
     short_value,
 )
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
+from ._yours import CLOSE, DIFFERS, EXACT, SYMBOL, GradientCheck, difference_text
 from .draw import (
     BLUISH_GREEN,
     GREY,
@@ -90,9 +98,16 @@ FRAME_CLASS = "minigrad-frame"
 PANEL_CLASS = "minigrad-step-panel"
 NOTE_CLASS = "minigrad-stepper-help"
 LEGEND_CLASS = "minigrad-legend"
+YOURS_LEGEND_CLASS = "minigrad-yours-legend"
 PLAY_CLASS = "minigrad-play"
 
 _NO_GRAD_YET = "grad —"
+_NOT_COMPARED_YET = "yours —"
+
+# Light tints of the palette's green and vermillion: a box whose gradient you wrote by hand,
+# once the pass has reached it. Its text says the same with a symbol (see _yours.SYMBOL).
+AGREE_FILL = "#C4E8DC"
+DIFFER_FILL = "#F6CDB3"
 
 # Classes on the boxes and arrows of the picture, k being a step (1 = the first):
 RAN = "mg-ran-{}"  # the node step k runs: the current node in frame k, done after
@@ -100,6 +115,8 @@ LEAF_UPDATED = "mg-leaf-{}"  # the leaf whose .grad step k changes
 CARRIES = "mg-carries-{}"  # an arrow with a gradient on it from step k on
 SENT = "mg-sent-{}"  # an arrow step k sends a gradient along
 ARRIVES = "mg-arrives-{}"  # an arrow a gradient arriving at step k came by
+AGREES = "mg-agrees-{}"  # a box whose gradient you wrote, found to agree at step k
+DIFFERS_AT = "mg-differs-{}"  # a box whose gradient you wrote, found to differ at step k
 SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
 
 # Each stepper's stylesheets name its own picture's class, so that several steppers on one
@@ -139,6 +156,26 @@ class BackwardStepper(ipywidgets.VBox):
 
     ``output`` may also be a value of an engine of your own (``widgets.protocol``): the
     stepper then calls its ``backward()`` and shows the steps that returns.
+
+    ``yours`` holds gradients you worked out by hand, by the name of their tensor (a name
+    from your variables or from ``names``): ``yours={"h": dh, "W1": dW1}``, each a Tensor or
+    numpy array of the tensor's shape. At the step that receives a tensor's gradient, the
+    panel shows yours beside the engine's and whether they are the same exactly, close
+    (every element within ``atol + rtol × |engine's|``, as ``torch.allclose`` decides) or
+    different, with the largest difference; the tensor's box says it too (✔ same, ≈ close,
+    ✘ differs) and is filled green or vermillion. ``stepper.checks`` holds each comparison
+    (``widgets._yours.GradientCheck``) by name, in step order. The engine's side is its step
+    record; the stepper computes no gradient of its own.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor([1.0, -2.0], requires_grad=True)
+    >>> h = x * 3
+    >>> y = (h**2).sum()
+    >>> dh = 2 * h.detach()
+    >>> dx = dh  # forgot the local derivative 3 of h = x * 3
+    >>> stepper = BackwardStepper(y, yours={"h": dh, "x": dx})
+    >>> [(name, check.verdict) for name, check in stepper.checks.items()]
+    [('h', 'exact'), ('x', 'differs')]
     """
 
     def __init__(
@@ -151,7 +188,11 @@ class BackwardStepper(ipywidgets.VBox):
         rankdir: str = "LR",
         max_nodes: int = 60,
         originals: Sequence[Tensor] = (),
+        yours: Mapping[str, Any] | None = None,
+        rtol: float = 1e-05,
+        atol: float = 1e-08,
     ) -> None:
+        self.checks: dict[str, GradientCheck] = {}
         if not isinstance(output, Tensor):
             if not protocol.is_node(output):
                 raise TypeError(
@@ -159,10 +200,11 @@ class BackwardStepper(ipywidgets.VBox):
                     "of an engine of your own: see widgets.protocol)"
                 )
             # An engine of one's own: its graph, and the steps its backward() reports.
-            if gradient is not None or retain_graph or create_graph or originals:
+            if gradient is not None or retain_graph or create_graph or originals or yours:
                 raise ValueError(
-                    "gradient, retain_graph, create_graph and originals are for minigrad "
-                    "tensors: an engine of your own runs its backward() as it is written"
+                    "gradient, retain_graph, create_graph, originals and yours are for "
+                    "minigrad tensors: an engine of your own runs its backward() as it is "
+                    "written"
                 )
             protocol.check_nodes([output], "BackwardStepper")
             self.output, self.retain_graph, self.create_graph = output, False, False
@@ -188,6 +230,9 @@ class BackwardStepper(ipywidgets.VBox):
             originals=originals,
         )
         self._refuse_large_graph(max_nodes)
+        # Your gradients are matched to the graph before the pass, so that a wrong name or
+        # shape stops here and leaves every .grad as it was.
+        wanted = [] if yours is None else _yours.match(yours, self.names, set(self.graph.id_of))
         grad_outputs = None if gradient is None else [gradient]
         backward_pass = BackwardPass(
             [output],
@@ -210,6 +255,8 @@ class BackwardStepper(ipywidgets.VBox):
         self.values_before = _graph.values_of(self.graph)
         self.steps: list[Step] = list(backward_pass)
         self._freed_at_end = {step.node for step in self.steps if step.released}
+        if yours is not None:
+            self.checks = _yours.compare(wanted, self.steps, rtol, atol)
         self._draw(rankdir)
 
     def _refuse_large_graph(self, max_nodes: int) -> None:
@@ -337,7 +384,7 @@ class BackwardStepper(ipywidgets.VBox):
         # each is enabled exactly when it would move the slider, however it was moved last.
         self._buttons = SliderButtons(self._slider)
         controls = ipywidgets.HBox([self._buttons, self._play, self._speed])
-        self._note = ipywidgets.HTML(KERNEL_NOTE)
+        self._note = ipywidgets.HTML(KERNEL_NOTE + _yours_legend(self.checks))
         super().__init__([controls, self._note, self._slider, self._picture, self._stack])
         self.add_class("minigrad-stepper")
 
@@ -445,6 +492,20 @@ class _Frames:
                 self.text_changes[box_id] = sorted(
                     {*self.text_changes[box_id], *(k for k, _ in changes)}
                 )
+        # Your gradients (yours=): each marks the box of its tensor from the step that
+        # receives the tensor's gradient on (a leaf's own box, else the node that made it).
+        self.check_at: dict[Node, GradientCheck] = {}
+        self.check_box: dict[str, GradientCheck] = {}
+        for check in stepper.checks.values():
+            if isinstance(check.node, AccumulateGrad):
+                box_id = self.leaf_box[check.node]
+            else:
+                box_id = graph.id_of[check.node]
+            self.check_at[check.node] = check
+            self.check_box[box_id] = check
+            mark = AGREES if check.agrees else DIFFERS_AT
+            self.classes[f"mg-{box_id}"].append(mark.format(check.position))
+            self.text_changes[box_id] = sorted({*self.text_changes[box_id], check.position})
         self._short_texts: dict[int, tuple[Tensor, str]] = {}
         self._code_texts: dict[int, tuple[Tensor, str]] = {}
         self._label_lines = {box.id: label_lines(box) for box in graph.nodes.values()}
@@ -485,6 +546,9 @@ class _Frames:
             done = self.position_of.get(box.node, self.stepper.num_steps + 1) <= position
             step = self.step_of.get(box.node)
             lines.append("grad " + self.short(step.grad_in) if done and step else _NO_GRAD_YET)
+        check = self.check_box.get(box.id)
+        if check is not None:
+            lines.append(check.mark() if check.position <= position else _NOT_COMPARED_YET)
         return lines
 
     def leaf_grad(self, box: GraphNode, position: int) -> Tensor | None:
@@ -513,6 +577,8 @@ class _Frames:
         done_freed: list[str] = []  # those of them whose saved tensors are freed
         written: list[str] = []  # texts written so far
         replaced: list[str] = []  # texts replaced by a later one
+        agreeing: list[str] = []  # boxes whose gradient you wrote, compared so far
+        differing: list[str] = []
         styles = [""]
         for step in self.steps:
             k = step.index + 1
@@ -538,6 +604,13 @@ class _Frames:
                 )
             if done_freed:
                 rules.append((f":is({', '.join(done_freed)}) > {SHAPES}", "stroke-dasharray: 5,2"))
+            check = self.check_at.get(step.node)
+            if check is not None:
+                compared = agreeing if check.agrees else differing
+                compared.append(f".{(AGREES if check.agrees else DIFFERS_AT).format(k)}")
+            for boxes, fill in ((agreeing, AGREE_FILL), (differing, DIFFER_FILL)):
+                if boxes:
+                    rules.append((f":is({', '.join(boxes)}) > {SHAPES}", f"fill: {fill}"))
             # This step's node and the leaf it updates; then the arrows it sends gradients
             # along, and those its gradients came by. The selectors weigh the same as the
             # green ones, so these, written later, win.
@@ -576,11 +649,19 @@ class _Frames:
                 "Each step takes one node, adds up the gradients that arrived at it, and "
                 "sends gradient × local derivative on to each of its inputs.",
             ]
+            if stepper.checks:
+                named = ", ".join(f"<code>{_e(name)}</code>" for name in stepper.checks)
+                lines.append(
+                    f"Your own gradients, for {named}: each is compared with the engine's at "
+                    "the step that receives it."
+                )
             return _panel(lines, position)
         step = self.steps[position - 1]
         node = step.node
         lines = [f"<b>Step {position} of {total}: {_e(self.describe(node))}</b>"]
         lines.append(self.arrivals(step, out))
+        if node in self.check_at:
+            lines.extend(self.your_gradient(self.check_at[node]))
         if isinstance(node, AccumulateGrad):
             lines.extend(self.accumulation(step))
         elif step.leaf is not None:  # a leaf of an engine of one's own (widgets.protocol)
@@ -597,7 +678,71 @@ class _Frames:
                 )
         if position == total:
             lines.append("<b>Done</b>: every <code>.grad</code> is now as backward() leaves it.")
+            if stepper.checks:
+                lines.append(self.your_verdicts())
         return _panel(lines, position, self.graph.id_of[node])
+
+    def your_gradient(self, check: GradientCheck) -> list[str]:
+        """Your gradient beside the engine's, and whether they agree."""
+        name = _e(check.name)
+        cell = 'style="text-align: left; vertical-align: top; padding: 2px 14px 2px 0"'
+        table = (
+            '<table style="border-collapse: collapse; margin: 2px 0">'
+            f"<tr><th {cell}>yours[{_e(repr(check.name))}]</th><th {cell}>the engine's</th></tr>"
+            f"<tr><td {cell}>{self.code(check.yours)}</td>"
+            f"<td {cell}>{self.code(check.engine)}</td></tr></table>"
+        )
+        tolerance = f"rtol={check.rtol:g}, atol={check.atol:g}"
+        largest = difference_text(check.largest_difference)
+        if check.verdict == EXACT:
+            verdict = f"{SYMBOL[EXACT]} the same, exactly"
+            hint = ""
+        elif check.verdict == CLOSE:
+            verdict = f"{SYMBOL[CLOSE]} the same within rounding"
+            hint = f": the largest difference, {largest}, is within {tolerance}"
+        else:
+            verdict = f"{SYMBOL[DIFFERS]} different"
+            where = f" at index {check.where}" if check.where else ""
+            hint = f": they differ by up to {largest}{where}, more than {tolerance} allow. "
+            earlier = [c.name for c in self.stepper.checks.values() if c.position < check.position]
+            wrong_before = [
+                c.name
+                for c in self.stepper.checks.values()
+                if c.position < check.position and not c.agrees
+            ]
+            if wrong_before:
+                hint += (
+                    f"Your gradient for {_e(wrong_before[0])}, compared earlier, differs "
+                    "too: fix that one first, as this one may follow from it."
+                )
+            elif earlier:
+                hint += (
+                    "Every gradient of yours compared before this one agrees, so the mistake "
+                    f"is in how you got the gradient of {name} from them."
+                )
+            else:
+                hint += f"The mistake is in how you got the gradient of {name}."
+        colour = VERMILLION if check.verdict == DIFFERS else BLUISH_GREEN
+        return [
+            f"Your gradient for <code>{name}</code> beside the engine's (the gradient that "
+            f"arrived):{table}",
+            f'<b style="color: {colour}">{verdict}</b>{hint}',
+        ]
+
+    def your_verdicts(self) -> str:
+        """How many of your gradients agree, and which differ, at the end of the pass."""
+        checks = list(self.stepper.checks.values())
+        exact = sum(c.verdict == EXACT for c in checks)
+        close = sum(c.verdict == CLOSE for c in checks)
+        differing = [c for c in checks if c.verdict == DIFFERS]
+        text = (
+            f"Your gradients: {exact + close} of {len(checks)} agree with the engine's "
+            f"({exact} exactly, {close} within rounding)"
+        )
+        if differing:
+            which = ", ".join(f"{_e(c.name)} (step {c.position})" for c in differing)
+            text += f"; {len(differing)} differ{'s' if len(differing) == 1 else ''}: {which}"
+        return text + "."
 
     def describe(self, node: Node) -> str:
         if isinstance(node, AccumulateGrad):
@@ -730,6 +875,9 @@ class _Frames:
         edge_labels = {edge: f" {self.short(grad)} " for edge, (_, grad) in self.edge_grad.items()}
         drawing = new_digraph(rankdir)
         add_boxes(drawing, self.graph, labels, edge_labels, edge_color=BLUISH_GREEN)
+        for box_id, check in self.check_box.items():
+            # A second statement for the box: DOT adds its attributes to the first one's.
+            drawing.node(box_id, fillcolor=AGREE_FILL if check.agrees else DIFFER_FILL)
         return drawing
 
     def summary(self) -> str:
@@ -744,6 +892,11 @@ class _Frames:
             else:
                 sent = ", ".join(self.short(g) for g in step.grads_out if g is not None)
                 lines.append(f"{head}: gets {self.short(step.grad_in)}, sends {sent or 'nothing'}")
+            check = self.check_at.get(step.node)
+            if check is not None:
+                largest = difference_text(check.largest_difference)
+                how = "" if check.verdict == EXACT else f" (largest difference {largest})"
+                lines[-1] += f"; {check.mark()} for {check.name}{how}"
         return "\n".join(lines)
 
     def frames(self) -> list[str]:
@@ -753,6 +906,26 @@ class _Frames:
             f"{self.panel(k)}</div>"
             for k, style in enumerate(self.styles())
         ]
+
+
+def _yours_legend(checks: Mapping[str, GradientCheck]) -> str:
+    """What the marks of your gradients mean (nothing when none were given)."""
+    if not checks:
+        return ""
+    first = next(iter(checks.values()))
+    tolerance = f"rtol={first.rtol:g}, atol={first.atol:g}"
+
+    def swatch(fill: str, words: str) -> str:
+        return f'<span style="background: {fill}; padding: 0 4px">{words}</span>'
+
+    return (
+        f'<div class="{YOURS_LEGEND_CLASS}" style="font-family: sans-serif; font-size: 14px; '
+        'line-height: 1.4; color: #333333">Your gradients, compared when the pass reaches '
+        f"them: {swatch(AGREE_FILL, f'{SYMBOL[EXACT]} same')} exactly, "
+        f"{swatch(AGREE_FILL, f'{SYMBOL[CLOSE]} close')} within rounding ({tolerance}, as "
+        f"torch.allclose), {swatch(DIFFER_FILL, f'{SYMBOL[DIFFERS]} differs')}; "
+        f"<b>{_NOT_COMPARED_YET}</b>: not reached yet</div>"
+    )
 
 
 def _timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
