@@ -53,6 +53,8 @@ HOSTILE = {
     "long": "n" * 250 + "<i>" + "m" * 247,
     "entity": "&amp;",
     "dollars": "$\\frac{$",
+    "empty": "",  # Graphviz draws no <text> for an empty line
+    "control": "\x00\x1b[31m\u2028",
 }
 HARMLESS = "plain"
 
@@ -126,7 +128,10 @@ def shown_by(kind, name):
         x = mg.tensor([2.0, -1.0], requires_grad=True)
         w = mg.tensor(1.0, requires_grad=True)
         widget = widgets.GradAccumulation(
-            lambda x, w: (x * w).sum(), [x, w], names=[name, f"{name}2"], description=name
+            lambda x, w: (x * w).sum(),
+            [x, w],
+            names=[name, f"{name}2"],
+            description=f"about {name}",
         )
         widget.backward()
         widget.backward()  # fails: the graph was freed; the error is shown
