@@ -17,8 +17,6 @@ PYTEST_ARGS ?=
 
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
-# What `make lab` trusts: the lessons and the released exercise sets.
-COURSE_NOTEBOOKS = $(wildcard notebooks/[0-9][0-9]_*.ipynb notebooks/exercises/*/*.ipynb)
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
 PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
@@ -28,11 +26,12 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 
 # Open the lessons in JupyterLab. The landing page is the first of these that exists; a
 # Markdown landing page opens as its preview (bootstrap's JupyterLab settings), so its links
-# open the lessons. The course's notebooks are trusted first, on every run (a re-executed
-# lesson needs a new signature): JupyterLab shows a notebook's stored drawings and widgets
-# only when it is trusted.
+# open the lessons. The course's notebooks are trusted first, on every run: JupyterLab shows
+# a notebook's stored drawings and widgets only when it is trusted. Only a notebook whose
+# content is what the course shipped is trusted, never one for its name: its SHA-256 must be
+# in notebooks/trusted.sha256 (after changing a lesson: scripts/trusted_notebooks.py refresh).
 lab: bootstrap
-	@$(BIN)/jupyter trust $(COURSE_NOTEBOOKS) >/dev/null
+	@$(BIN)/python scripts/trusted_notebooks.py trust
 	@landing=""; \
 	for f in notebooks/index.ipynb notebooks/00_index.ipynb notebooks/README.md; do \
 	    if [ -e "$$f" ]; then landing="$$f"; break; fi; \

@@ -45,6 +45,10 @@ def test_runtime_is_a_python_the_project_supports():
 def test_post_build_signs_the_lessons_where_the_server_looks(tmp_path):
     post_build = BINDER / "postBuild"
     assert os.access(post_build, os.X_OK)
+    # make lab's trust step: a notebook only while its content is what the course shipped
+    # (tests/test_make_lab.py tests the step itself), never by name.
+    script = post_build.read_text()
+    assert "scripts/trusted_notebooks.py trust" in script and "jupyter trust" not in script
     env = {
         **os.environ,
         "NB_PYTHON_PREFIX": str(tmp_path),

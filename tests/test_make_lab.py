@@ -1,8 +1,12 @@
-"""What ``make lab`` does before JupyterLab starts, read from make's dry run.
+"""What ``make lab`` does before JupyterLab starts, read from make's dry run, and the trust
+step it runs.
 
-* It trusts every lesson and every released exercise set (``jupyter trust``), on every run:
-  JupyterLab shows a notebook's stored drawings and widgets only when it is trusted, and a
-  re-executed lesson needs a new signature.
+* It trusts the course's notebooks on every run, but only those whose content is what the
+  course shipped: ``scripts/trusted_notebooks.py trust`` signs a notebook only while its
+  SHA-256 is the one in ``notebooks/trusted.sha256``, never because of its name. JupyterLab
+  shows a notebook's stored drawings and widgets only when it is trusted.
+* The manifest is up to date with every notebook the project ships: a lesson re-executed
+  without refreshing it fails here, with the command that refreshes it.
 * It opens ``notebooks/README.md``, the course's landing page; bootstrap's JupyterLab
   settings show Markdown as its preview, where the links open the lessons.
 
@@ -12,15 +16,21 @@
 from __future__ import annotations
 
 import json
-import shlex
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbformat.sign import NotebookNotary
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+SCRIPT = ROOT / "scripts" / "trusted_notebooks.py"
+MANIFEST = NOTEBOOKS / "trusted.sha256"
+REFRESH = ".venv/bin/python scripts/trusted_notebooks.py refresh"
 
 
 @pytest.fixture(scope="module")
@@ -33,23 +43,115 @@ def dry_run() -> str:
     ).stdout
 
 
-def test_make_lab_trusts_every_lesson_and_released_set(dry_run):
-    trust = [line for line in dry_run.splitlines() if "jupyter trust" in line]
+def test_make_lab_trusts_through_the_manifest_never_by_name(dry_run):
+    trust = [line for line in dry_run.splitlines() if "trust" in line]
     assert len(trust) == 1, dry_run
-    trusted = {(ROOT / word).resolve() for word in shlex.split(trust[0]) if word.endswith(".ipynb")}
-    lessons = set(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    released = set(NOTEBOOKS.glob("exercises/*/*.ipynb"))
-    assert lessons and released
-    assert trusted == {path.resolve() for path in lessons | released}
+    assert trust[0].split()[1:] == ["scripts/trusted_notebooks.py", "trust"], trust
+    assert "jupyter trust" not in dry_run and ".ipynb" not in dry_run.replace("index.ipynb", "")
 
 
 def test_make_lab_trusts_first_then_opens_the_readme(dry_run):
-    after_trust = dry_run[dry_run.index("jupyter trust") :]
+    after_trust = dry_run[dry_run.index("trusted_notebooks.py trust") :]
     assert "jupyter lab" in after_trust
     # The landing page is the first of the recipe's candidates that exists: the README.
     candidates = after_trust.split("for f in", 1)[1].split(";", 1)[0].split()
     existing = [name for name in candidates if (ROOT / name).exists()]
     assert existing[0] == "notebooks/README.md", candidates
+
+
+def run_script(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_the_manifest_is_up_to_date_with_every_shipped_notebook():
+    result = run_script("check")
+    assert result.returncode == 0, (
+        f"{result.stderr}\nAfter changing, re-executing or adding a notebook under notebooks/, "
+        f"refresh the manifest and commit it: {REFRESH}"
+    )
+    listed = {line.split("  ", 1)[1] for line in MANIFEST.read_text().splitlines()}
+    # Everything make lab trusted by name before is in it: the lessons and released sets.
+    lessons = set(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) | set(NOTEBOOKS.glob("exercises/*/*.ipynb"))
+    assert len(lessons) >= 32  # sixteen lessons, sixteen exercise sets
+    assert {path.relative_to(ROOT).as_posix() for path in lessons} <= listed
+
+
+@pytest.fixture
+def course_copy(tmp_path) -> Path:
+    """A copy of the repository's notebooks (manifest included), outside any git checkout."""
+    root = tmp_path / "repository"
+    shutil.copytree(NOTEBOOKS, root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_*"))
+    return root
+
+
+def test_check_names_the_refresh_command_and_refresh_brings_the_manifest_up_to_date(
+    course_copy,
+):
+    lesson = course_copy / "notebooks" / "01_gradients.ipynb"
+    notebook = nbformat.read(lesson, as_version=4)
+    notebook.cells[0].source += "\n\nAn edit, as if the lesson had been re-executed."
+    nbformat.write(notebook, lesson)
+    stale = run_script("check", "--root", str(course_copy))
+    assert stale.returncode == 1
+    assert "changed since the manifest was written: notebooks/01_gradients.ipynb" in stale.stderr
+    assert REFRESH in stale.stderr
+    assert run_script("refresh", "--root", str(course_copy)).returncode == 0
+    assert run_script("check", "--root", str(course_copy)).returncode == 0
+
+
+def evil_notebook() -> nbformat.NotebookNode:
+    """A notebook with script in its output: trusted, JupyterLab would run it on open."""
+    notebook = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("1")
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"text/html": "<script>alert('trusted by name')</script>"}
+        )
+    ]
+    notebook.cells = [cell]
+    return notebook
+
+
+def test_the_trust_step_signs_only_what_the_course_shipped(course_copy, tmp_path):
+    notebooks = course_copy / "notebooks"
+    # A downloaded notebook named like a lesson: make lab's old glob trusted it.
+    evil = notebooks / "99_evil.ipynb"
+    nbformat.write(evil_notebook(), evil)
+    assert evil in notebooks.glob("[0-9][0-9]_*.ipynb")
+    # A course notebook whose content changed: its name is in the manifest, its hash is not.
+    edited = notebooks / "03_backward_step_by_step.ipynb"
+    changed = nbformat.read(edited, as_version=4)
+    changed.cells.append(evil_notebook().cells[0])
+    nbformat.write(changed, edited)
+
+    # A private Jupyter: the signature database goes into a temporary data dir, and no
+    # configuration of the developer's own is read.
+    data_dir = tmp_path / "jupyter-data"
+    env = {"JUPYTER_DATA_DIR": str(data_dir), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+    result = run_script("trust", "--root", str(course_copy), env=env)
+    assert result.returncode == 0, result.stderr
+    assert "not trusted: notebooks/03_backward_step_by_step.ipynb" in result.stdout
+
+    notary = NotebookNotary(data_dir=str(data_dir))
+    assert Path(notary.db_file).parent == data_dir
+
+    def trusted(path: Path) -> bool:
+        return notary.check_signature(nbformat.read(path, as_version=4))
+
+    assert not trusted(evil)
+    assert not trusted(edited)
+    shipped = [course_copy / line.split("  ", 1)[1] for line in MANIFEST.read_text().splitlines()]
+    assert len(shipped) >= 32
+    for path in shipped:
+        assert trusted(path) == (path != edited), path.name
+    # Run again (every make lab does): nothing changes, the evil notebook stays untrusted.
+    assert run_script("trust", "--root", str(course_copy), env=env).returncode == 0
+    assert not trusted(evil) and not trusted(edited)
 
 
 def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):

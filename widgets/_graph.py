@@ -37,6 +37,8 @@ from minigrad import Tensor
 from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.printing import tensor_repr
 
+from ._markup import one_line
+
 # What a box in the drawing stands for.
 LEAF = "leaf"  # a tensor made by the user with requires_grad=True
 CONSTANT = "constant"  # an input that needs no gradient
@@ -125,14 +127,17 @@ def caller_names(frame: types.FrameType | None) -> Names:
 
 
 def merge_names(inferred: Names, explicit: Mapping[str, Tensor] | None) -> Names:
-    """``explicit`` (``{"w": w}``) wins over names found in the caller's namespace."""
+    """``explicit`` (``{"w": w}``) wins over names found in the caller's namespace. A name
+    is text shown on one line (``widgets._markup.one_line``): ``"a\\nb"`` reads ``a\\nb``."""
     merged = dict(inferred)
     for name, tensor in (explicit or {}).items():
+        if not isinstance(name, str):
+            raise TypeError(f"names must map a str to a Tensor, but got the key {name!r}")
         if not isinstance(tensor, Tensor):
             raise TypeError(
                 f"names must map a name to a Tensor, but names[{name!r}] is {type(tensor).__name__}"
             )
-        merged[id(tensor)] = (name, tensor)
+        merged[id(tensor)] = (one_line(name), tensor)
     return merged
 
 

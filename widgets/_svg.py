@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ._markup import one_line
+
 # The classes of a text shown from step k on, and of one shown until step k.
 SHOWN_FROM = "mg-from-{}"
 SHOWN_UNTIL = "mg-until-{}"
@@ -55,6 +57,8 @@ def text_copies(texts: Mapping[str, Sequence[Timeline]]) -> dict[str, list[list[
                 names = [] if i == 0 else [SHOWN_FROM.format(step)]
                 if i + 1 < len(timeline):
                     names.append(SHOWN_UNTIL.format(timeline[i + 1][0]))
-                line.append([" ".join(names), i > 0, words])
+                # The words reach the page as text (the front end sets textContent), on
+                # one line as in the label Graphviz drew.
+                line.append([" ".join(names), i > 0, one_line(words)])
             copies[element_id].append(line)
     return copies

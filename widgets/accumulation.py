@@ -21,7 +21,6 @@ The expression is built once, by calling ``build(*leaves)``; ``.rebuild()`` (the
 
 from __future__ import annotations
 
-import html
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from minigrad.function import FREED_GRAPH_MESSAGE
 from ._controls import KernelButtons
 from ._fallback import small_png, with_fallback
 from ._graph import full_value
+from ._markup import Markup, html, join, one_line, plot_text
 from .draw import BLUE, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 
 FRIENDLY_FREED = (
@@ -78,7 +78,14 @@ class GradAccumulation(ipywidgets.VBox):
         self.leaves = list(leaves)
         if not self.leaves or not all(isinstance(t, Tensor) for t in self.leaves):
             raise TypeError("leaves must be a non-empty sequence of Tensors")
-        self.names = list(names) if names is not None else [f"x{i}" for i in range(len(leaves))]
+        if names is not None and not all(isinstance(name, str) for name in names):
+            raise TypeError("names must be a sequence of str, one per leaf")
+        # Each name is text on one line, wherever it is shown (widgets._markup).
+        self.names = (
+            [one_line(name) for name in names]
+            if names is not None
+            else [f"x{i}" for i in range(len(leaves))]
+        )
         if len(self.names) != len(self.leaves):
             raise ValueError(f"got {len(self.names)} names for {len(self.leaves)} leaves")
         self.description = description
@@ -191,9 +198,7 @@ class GradAccumulation(ipywidgets.VBox):
                 object_fit="contain",
             ),
         )
-        header = ipywidgets.HTML(
-            f"<b>{html.escape(self.description)}</b>" if self.description else ""
-        )
+        header = ipywidgets.HTML(html("<b>{}</b>", self.description) if self.description else "")
         body = ipywidgets.HBox(
             [self._table, self._plot],
             layout=ipywidgets.Layout(align_items="flex-start", flex_flow="row wrap"),
@@ -207,40 +212,44 @@ class GradAccumulation(ipywidgets.VBox):
         self._table.value = self.table_html()
         self._plot.value = self.plot_png()
 
-    def message_html(self) -> str:
+    def message_html(self) -> Markup:
         last = self.history[-1]
         if last.error is None:
-            text = html.escape(last.note) if last.note else f"Done: <code>{last.action}</code>."
-            return (
+            text = last.note or html("Done: <code>{}</code>.", last.action)
+            return html(
                 '<div class="minigrad-accumulation-message" '
-                'style="font-family: sans-serif; font-size: 14px">'
-                f"{text}</div>"
+                'style="font-family: sans-serif; font-size: 14px">{}</div>',
+                text,
             )
         friendly = FRIENDLY_FREED if last.error == FREED_GRAPH_MESSAGE else "backward() failed."
-        return (
+        return html(
             '<div class="minigrad-accumulation-error" style="border-left: 4px solid #D55E00; '
             'padding: 2px 8px; font-family: sans-serif; font-size: 14px; max-width: 760px">'
-            f"<b>{html.escape(friendly)}</b><br>"
-            f"The error: <code>RuntimeError: {html.escape(last.error)}</code></div>"
+            "<b>{}</b><br>The error: <code>RuntimeError: {}</code></div>",
+            friendly,
+            last.error,
         )
 
-    def table_html(self) -> str:
+    def table_html(self) -> Markup:
         cell = 'style="padding: 2px 10px; border-bottom: 1px solid #dddddd; text-align: left"'
-        head = "".join(f"<th {cell}>{html.escape(name)}.grad</th>" for name in self.names)
+        head = join(html("<th {}>{}.grad</th>", Markup(cell), name) for name in self.names)
         rows = []
         for i, entry in enumerate(self.history):
-            values = (
-                "None" if g is None else html.escape(full_value(g)) for g in entry.grads.values()
-            )
-            cells = "".join(f"<td {cell}><code>{value}</code></td>" for value in values)
-            action = f"<code>{html.escape(entry.action)}</code>"
+            values = ("None" if g is None else full_value(g) for g in entry.grads.values())
+            cells = join(html("<td {}><code>{}</code></td>", Markup(cell), v) for v in values)
+            action = html("<code>{}</code>", entry.action)
             if entry.error:
-                action += ' <span style="color: #D55E00">✗ error</span>'
-            rows.append(f"<tr><td {cell}>{i}</td><td {cell}>{action}</td>{cells}</tr>")
-        return (
+                action = html('{} <span style="color: #D55E00">✗ error</span>', action)
+            rows.append(
+                html("<tr><td {c}>{}</td><td {c}>{}</td>{}</tr>", i, action, cells, c=Markup(cell))
+            )
+        return html(
             '<table class="minigrad-accumulation-history" style="border-collapse: collapse; '
             'font-family: sans-serif; font-size: 14px">'
-            f"<tr><th {cell}>#</th><th {cell}>action</th>{head}</tr>{''.join(rows)}</table>"
+            "<tr><th {c}>#</th><th {c}>action</th>{}</tr>{}</table>",
+            head,
+            join(rows),
+            c=Markup(cell),
         )
 
     def plot_png(self) -> bytes:
@@ -256,7 +265,7 @@ class GradAccumulation(ipywidgets.VBox):
             for label, values in series.items():
                 line_colour = _LINE_COLOURS[colour % len(_LINE_COLOURS)]
                 colour += 1
-                axes.plot(steps, values, marker="o", color=line_colour, label=label)
+                axes.plot(steps, values, marker="o", color=line_colour, label=plot_text(label))
                 missing = np.isnan(values)
                 axes.plot(
                     steps[missing], np.zeros(missing.sum()), "o", mfc="none", color=line_colour

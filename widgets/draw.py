@@ -51,6 +51,7 @@ from ._graph import (
     shape_text,
     short_value,
 )
+from ._markup import dot_label, one_line
 
 # The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
 ORANGE = "#E69F00"
@@ -193,11 +194,6 @@ def label_lines(box: GraphNode, show_values: bool = True, show_grads: bool = Tru
     return lines
 
 
-def dot_label(lines: Sequence[str]) -> str:
-    r"""Lines joined with DOT's ``\n``; a backslash in the text is kept as one."""
-    return "\\n".join(line.replace("\\", "\\\\") for line in lines)
-
-
 def new_digraph(rankdir: str) -> Drawing:
     if rankdir not in ("LR", "RL", "TB", "BT"):
         raise ValueError(f"rankdir must be one of 'LR', 'RL', 'TB', 'BT', got {rankdir!r}")
@@ -242,7 +238,7 @@ def add_boxes(
             **class_of(f"mg-{box.id}"),
         )
     for edge in graph.edges:
-        label = {"label": edge_labels[edge.id]} if edge.id in edge_labels else {}
+        label = {"label": dot_label([edge_labels[edge.id]])} if edge.id in edge_labels else {}
         drawing.edge(
             edge.tail,
             edge.head,
@@ -329,11 +325,12 @@ def describe(graph: Graph, labels: Mapping[str, Sequence[str]]) -> str:
     seen: dict[str, int] = {}
     names = {}
     for box in graph.nodes.values():
-        title = labels[box.id][0]
+        title = one_line(labels[box.id][0])
         seen[title] = seen.get(title, 0) + 1
         names[box.id] = title if seen[title] == 1 else f"{title} #{seen[title]}"
     boxes = [
-        f"  {names[box_id]}" + (": " + ", ".join(lines[1:]) if len(lines) > 1 else "")
+        f"  {names[box_id]}"
+        + (": " + ", ".join(map(one_line, lines[1:])) if len(lines) > 1 else "")
         for box_id, lines in labels.items()
     ]
     arrows = [f"  {names[edge.tail]} → {names[edge.head]}" for edge in graph.edges]

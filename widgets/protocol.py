@@ -73,6 +73,7 @@ from minigrad import Tensor
 from minigrad.engine import Step
 
 from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode
+from ._markup import one_line
 
 __all__ = ["is_node", "check_nodes", "caller_names", "build_graph", "record_steps"]
 
@@ -124,7 +125,9 @@ def caller_names(
                 found.setdefault(id(value), []).append((name, value))
     names = {key: pairs[0] for key, pairs in found.items() if len(pairs) == 1}
     for name, value in explicit.items():
-        names[id(value)] = (name, value)
+        if not isinstance(name, str):
+            raise TypeError(f"names must map a str to a value, but got the key {name!r}")
+        names[id(value)] = (one_line(name), value)
     return names
 
 
@@ -150,7 +153,8 @@ def build_graph(outputs: Sequence[Any], names: Names, max_nodes: int = 200) -> G
         if not node.next_functions:
             graph.add_node(GraphNode(box_id, LEAF, name or "leaf", node=node, tensor=node))
             continue
-        box = graph.add_node(GraphNode(box_id, OP, str(node.name()), node=node))
+        # The engine's own words: text on one line, whatever it returns.
+        box = graph.add_node(GraphNode(box_id, OP, one_line(str(node.name())), node=node))
         if id(node) in output_ids:  # the stepper's words name what it made; its value
             box.produced_name = name or "output"  # is in the output's own box
         elif name is not None:

@@ -21,7 +21,6 @@ Each way starts from its own fresh leaf, so they cannot disturb each other.
 
 from __future__ import annotations
 
-import html
 import io
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +35,7 @@ from minigrad import Tensor
 
 from ._fallback import small_png, with_fallback
 from ._graph import full_value
+from ._markup import html, one_line, plot_text
 from .draw import BLUE, REDDISH_PURPLE, VERMILLION, draw
 from .stepper import BackwardStepper
 
@@ -56,7 +56,8 @@ class SecondDerivative(ipywidgets.VBox):
         width: float = 2.0,
         points: int = 81,
     ) -> None:
-        self.f, self.x0, self.label = f, float(x0), label
+        # The label is text on one line, wherever it is shown (widgets._markup).
+        self.f, self.x0, self.label = f, float(x0), one_line(str(label))
 
         # Way 1: autograd.grad twice. No .grad is touched.
         x = mg.tensor(self.x0, requires_grad=True)
@@ -99,14 +100,11 @@ class SecondDerivative(ipywidgets.VBox):
         return with_fallback(data, text, small_png(self._plot.value, 64))
 
     def _build(self, width: float, points: int) -> None:
-        f1, f2 = full_value(self.first), full_value(self.second)
-        before = full_value(self.grad_after_backward)
-        after = full_value(self.grad_after_second_backward)
-        name = html.escape(self.label)
-        text = f"""
+        text = html(
+            """
 <div class="minigrad-second-derivative" style="font-family: sans-serif; font-size: 14px;
 line-height: 1.4">
-<b>y = {name} at x = {self.x0:g}</b>
+<b>y = {name} at x = {x0:g}</b>
 <ol>
 <li><code>(dy,) = autograd.grad(y, x, create_graph=True)</code> gives
 f'(x) = <code>{f1}</code>, a tensor with its own graph; then
@@ -118,7 +116,14 @@ f'(x) = <code>{f1}</code>, a tensor with its own graph; then
 x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
 (f' + f'', not f''). To get f'' alone this way, keep <code>g = x.grad</code>,
 set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
-</ol></div>"""
+</ol></div>""",
+            name=self.label,
+            x0=self.x0,
+            f1=full_value(self.first),
+            f2=full_value(self.second),
+            before=full_value(self.grad_after_backward),
+            after=full_value(self.grad_after_second_backward),
+        )
         heading = ipywidgets.HTML(
             '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside '
             "it (reddish purple) the graph that computes x.grad:</b></div>"
@@ -150,7 +155,7 @@ set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
         figure = Figure(figsize=(8.4, 3.0), dpi=100)
         FigureCanvasAgg(figure)
         left, right = figure.subplots(1, 2)
-        left.plot(xs, fs, color=BLUE, label=self.label)
+        left.plot(xs, fs, color=BLUE, label=plot_text(self.label))
         left.plot(xs, y0 + slope * (xs - self.x0), "--", color=VERMILLION, label="tangent")
         left.plot([self.x0], [y0], "o", color=VERMILLION)
         left.set_title(f"f and its tangent at x = {self.x0:g} (slope {slope:g})", fontsize=10)

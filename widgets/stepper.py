@@ -50,7 +50,6 @@ filled green (✔ same, ≈ close) or vermillion (✘ differs), with the symbol 
 
 from __future__ import annotations
 
-import html
 import itertools
 import math
 import sys
@@ -80,6 +79,7 @@ from ._graph import (
     full_value,
     short_value,
 )
+from ._markup import Markup, html, join, stylesheet
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
 from ._yours import CLOSE, DIFFERS, EXACT, SYMBOL, GradientCheck, difference_text
 from .draw import (
@@ -133,10 +133,10 @@ _PLAY_GLYPHS = "".join(
 )
 
 # How to step, and which way the arrows point (the picture's legend).
-KERNEL_NOTE = (
+KERNEL_NOTE = Markup(
     # Code in the panel as large as its prose: a theme's code font is often 13px or less.
-    f"<style>{_PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}</style>"
-    f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
+    stylesheet(f"{_PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
+    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
     'line-height: 1.4; color: #333333">Step with the buttons, the slider (arrow keys, Home, '
     "End) or ▶ play (■ goes back to the start).<br>"
     f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed; '
@@ -384,7 +384,7 @@ class BackwardStepper(ipywidgets.VBox):
         # each is enabled exactly when it would move the slider, however it was moved last.
         self._buttons = SliderButtons(self._slider)
         controls = ipywidgets.HBox([self._buttons, self._play, self._speed])
-        self._note = ipywidgets.HTML(KERNEL_NOTE + _yours_legend(self.checks))
+        self._note = ipywidgets.HTML(join([KERNEL_NOTE, _yours_legend(self.checks)]))
         super().__init__([controls, self._note, self._slider, self._picture, self._stack])
         self.add_class("minigrad-stepper")
 
@@ -507,7 +507,7 @@ class _Frames:
             self.classes[f"mg-{box_id}"].append(mark.format(check.position))
             self.text_changes[box_id] = sorted({*self.text_changes[box_id], check.position})
         self._short_texts: dict[int, tuple[Tensor, str]] = {}
-        self._code_texts: dict[int, tuple[Tensor, str]] = {}
+        self._code_texts: dict[int, tuple[Tensor, Markup]] = {}
         self._label_lines = {box.id: label_lines(box) for box in graph.nodes.values()}
 
     # -- texts ---------------------------------------------------------------------------
@@ -519,16 +519,16 @@ class _Frames:
             self._short_texts[id(tensor)] = (tensor, short_value(tensor))
         return self._short_texts[id(tensor)][1]
 
-    def code(self, tensor: Tensor | None) -> str:
+    def code(self, tensor: Tensor | None) -> Markup:
         """The panel's HTML for a value, as ``print`` shows it; written once per tensor."""
         if tensor is None:
-            return "<code>None</code>"
+            return html("<code>None</code>")
         if id(tensor) not in self._code_texts:
             text = full_value(tensor)
             if "\n" in text:
-                html_text = f'<pre style="margin:2px 0">{_e(text)}</pre>'
+                html_text = html('<pre style="margin:2px 0">{}</pre>', text)
             else:
-                html_text = f"<code>{_e(text)}</code>"
+                html_text = html("<code>{}</code>", text)
             self._code_texts[id(tensor)] = (tensor, html_text)
         return self._code_texts[id(tensor)][1]
 
@@ -631,7 +631,7 @@ class _Frames:
         return styles
 
     # -- the panel -------------------------------------------------------------------------
-    def panel(self, position: int) -> str:
+    def panel(self, position: int) -> Markup:
         stepper = self.stepper
         out = self.output_box.title
         total = stepper.num_steps
@@ -639,58 +639,78 @@ class _Frames:
             seed = self.steps[0].contributions[0][1] if self.steps else None
             start = (
                 # the seed's value ends in a full stop (1.): keep it away from the sentence's
-                f"starting from {self.code(seed)}, which is ∂{out}/∂{out}"
+                html("starting from {}, which is ∂{out}/∂{out}", self.code(seed), out=out)
                 if seed is not None
                 else "with nothing to do"
             )
             lines = [
-                f"<b>Before the backward pass</b> of <code>{_e(out)}</code>: "
-                f"{total} step{'s' if total != 1 else ''}, {start}.",
+                html(
+                    "<b>Before the backward pass</b> of <code>{}</code>: {} step{}, {}.",
+                    out,
+                    total,
+                    "s" if total != 1 else "",
+                    start,
+                ),
                 "Each step takes one node, adds up the gradients that arrived at it, and "
                 "sends gradient × local derivative on to each of its inputs.",
             ]
             if stepper.checks:
-                named = ", ".join(f"<code>{_e(name)}</code>" for name in stepper.checks)
+                named = join((html("<code>{}</code>", name) for name in stepper.checks), ", ")
                 lines.append(
-                    f"Your own gradients, for {named}: each is compared with the engine's at "
-                    "the step that receives it."
+                    html(
+                        "Your own gradients, for {}: each is compared with the engine's at the "
+                        "step that receives it.",
+                        named,
+                    )
                 )
             return _panel(lines, position)
         step = self.steps[position - 1]
         node = step.node
-        lines = [f"<b>Step {position} of {total}: {_e(self.describe(node))}</b>"]
+        lines = [html("<b>Step {} of {}: {}</b>", position, total, self.describe(node))]
         lines.append(self.arrivals(step, out))
         if node in self.check_at:
             lines.extend(self.your_gradient(self.check_at[node]))
         if isinstance(node, AccumulateGrad):
             lines.extend(self.accumulation(step))
         elif step.leaf is not None:  # a leaf of an engine of one's own (widgets.protocol)
-            lines.append(f"A leaf: its grad is now {self.code(step.grad_in)}, nothing to send on.")
+            lines.append(
+                html("A leaf: its grad is now {}, nothing to send on.", self.code(step.grad_in))
+            )
         else:
             formula = getattr(node, "formula", None)  # an engine of one's own may have none
             if formula is not None:
-                lines.append(f"Local derivative: <code>{_e(formula or '(not given)')}</code>")
+                lines.append(html("Local derivative: <code>{}</code>", formula or "(not given)"))
             lines.append(self.sends(step))
             if node in stepper._freed_at_end:
                 lines.append(
-                    f"{_e(short_name(node))} no longer needs its saved tensors: they are freed now "
+                    f"{self.title(node)} no longer needs its saved tensors: they are freed now "
                     "(pass retain_graph=True to keep them for a second backward)."
                 )
         if position == total:
-            lines.append("<b>Done</b>: every <code>.grad</code> is now as backward() leaves it.")
+            lines.append(
+                html("<b>Done</b>: every <code>.grad</code> is now as backward() leaves it.")
+            )
             if stepper.checks:
                 lines.append(self.your_verdicts())
         return _panel(lines, position, self.graph.id_of[node])
 
-    def your_gradient(self, check: GradientCheck) -> list[str]:
+    def title(self, node: Node) -> str:
+        """What ``node``'s box is called: its name (``MulBackward0``, or the op name an engine
+        of one's own gave it)."""
+        return self.graph.nodes[self.graph.id_of[node]].title
+
+    def your_gradient(self, check: GradientCheck) -> list[Markup]:
         """Your gradient beside the engine's, and whether they agree."""
-        name = _e(check.name)
-        cell = 'style="text-align: left; vertical-align: top; padding: 2px 14px 2px 0"'
-        table = (
+        name = check.name
+        cell = Markup('style="text-align: left; vertical-align: top; padding: 2px 14px 2px 0"')
+        table = html(
             '<table style="border-collapse: collapse; margin: 2px 0">'
-            f"<tr><th {cell}>yours[{_e(repr(check.name))}]</th><th {cell}>the engine's</th></tr>"
-            f"<tr><td {cell}>{self.code(check.yours)}</td>"
-            f"<td {cell}>{self.code(check.engine)}</td></tr></table>"
+            "<tr><th {cell}>yours[{key}]</th><th {cell}>the engine's</th></tr>"
+            "<tr><td {cell}>{yours}</td><td {cell}>{engine}</td></tr></table>",
+            cell=cell,
+            key=repr(name),
+            yours=self.code(check.yours),
+            engine=self.code(check.engine),
         )
         tolerance = f"rtol={check.rtol:g}, atol={check.atol:g}"
         largest = difference_text(check.largest_difference)
@@ -712,7 +732,7 @@ class _Frames:
             ]
             if wrong_before:
                 hint += (
-                    f"Your gradient for {_e(wrong_before[0])}, compared earlier, differs "
+                    f"Your gradient for {wrong_before[0]}, compared earlier, differs "
                     "too: fix that one first, as this one may follow from it."
                 )
             elif earlier:
@@ -724,9 +744,13 @@ class _Frames:
                 hint += f"The mistake is in how you got the gradient of {name}."
         colour = VERMILLION if check.verdict == DIFFERS else BLUISH_GREEN
         return [
-            f"Your gradient for <code>{name}</code> beside the engine's (the gradient that "
-            f"arrived):{table}",
-            f'<b style="color: {colour}">{verdict}</b>{hint}',
+            html(
+                "Your gradient for <code>{}</code> beside the engine's (the gradient that "
+                "arrived):{}",
+                name,
+                table,
+            ),
+            html('<b style="color: {}">{}</b>{}', colour, verdict, hint),
         ]
 
     def your_verdicts(self) -> str:
@@ -740,7 +764,7 @@ class _Frames:
             f"({exact} exactly, {close} within rounding)"
         )
         if differing:
-            which = ", ".join(f"{_e(c.name)} (step {c.position})" for c in differing)
+            which = ", ".join(f"{c.name} (step {c.position})" for c in differing)
             text += f"; {len(differing)} differ{'s' if len(differing) == 1 else ''}: {which}"
         return text + "."
 
@@ -751,11 +775,11 @@ class _Frames:
         if box.kind == LEAF:  # an engine of one's own: a leaf is its own node
             return f"the leaf {box.title}"
         if box.produced_name:
-            return f"{short_name(node)}, which made {box.produced_name}"
+            return f"{box.title}, which made {box.produced_name}"
         if self.output_box.kind in (OUTPUT, GRAD_TENSOR) and self.output_box.tensor is not None:
             if getattr(self.output_box.tensor, "grad_fn", None) is node:
-                return f"{short_name(node)}, which made {self.output_box.title}"
-        return short_name(node)
+                return f"{box.title}, which made {self.output_box.title}"
+        return box.title
 
     def leaf_name(self, node: AccumulateGrad) -> str:
         return self.graph.nodes[self.leaf_box[node]].title
@@ -765,21 +789,25 @@ class _Frames:
             return "backward()'s starting gradient"
         return self.describe(sender)
 
-    def arrivals(self, step: Step, out: str) -> str:
+    def arrivals(self, step: Step, out: str) -> Markup:
         contributions = step.contributions
         if len(contributions) == 1:
             sender, grad = contributions[0]
-            return f"Gradient arriving from {_e(self.sender_name(sender))}: {self.code(grad)}"
-        items = "".join(
-            f"<li>from {_e(self.sender_name(sender))}: {self.code(grad)}</li>"
+            return html("Gradient arriving from {}: {}", self.sender_name(sender), self.code(grad))
+        items = join(
+            html("<li>from {}: {}</li>", self.sender_name(sender), self.code(grad))
             for sender, grad in contributions
         )
-        return (
-            f"{len(contributions)} gradients arrive, one along each path from "
-            f"<code>{_e(out)}</code>:<ul>{items}</ul>They add up: {self.code(step.grad_in)}"
+        return html(
+            "{} gradients arrive, one along each path from <code>{}</code>:<ul>{}</ul>"
+            "They add up: {}",
+            len(contributions),
+            out,
+            items,
+            self.code(step.grad_in),
         )
 
-    def sends(self, step: Step) -> str:
+    def sends(self, step: Step) -> Markup:
         items = []
         head = self.graph.id_of[step.node]
         locals_ = _local.local_derivatives(step.node, self.stepper.saved.get(step.node, {}))
@@ -788,33 +816,37 @@ class _Frames:
                 value = self.constant[(head, i)].tensor
                 assert value is not None
                 items.append(
-                    f"<li>input {i}: the constant {self.code(value)}, no gradient needed</li>"
+                    html(
+                        "<li>input {}: the constant {}, no gradient needed</li>",
+                        i,
+                        self.code(value),
+                    )
                 )
             elif child is None and i == 0 and _graph.is_copy(step.node):
                 # copy_(destination, source): the destination's old values are overwritten.
-                items.append(f"<li>input {i}: the tensor copied into, no gradient needed</li>")
+                items.append(
+                    html("<li>input {}: the tensor copied into, no gradient needed</li>", i)
+                )
             elif child is None:
-                items.append(f"<li>input {i}: a constant, no gradient needed</li>")
+                items.append(html("<li>input {}: a constant, no gradient needed</li>", i))
             elif grad is None:
-                items.append(f"<li>input {i} → {_e(self.sender_name(child))}: nothing</li>")
+                items.append(html("<li>input {} → {}: nothing</li>", i, self.sender_name(child)))
             else:
                 local = locals_[i] if i < len(locals_) else None
                 worked = self.worked_out(step.grad_in, local, grad)
-                items.append(f"<li>input {i} → {_e(self.target(child))}: {worked}</li>")
-        return (
-            "Sent to each input (gradient arriving × local derivative):<ul>"
-            + "".join(items)
-            + "</ul>"
+                items.append(html("<li>input {} → {}: {}</li>", i, self.target(child), worked))
+        return html(
+            "Sent to each input (gradient arriving × local derivative):<ul>{}</ul>", join(items)
         )
 
-    def worked_out(self, grad_in: Tensor, local: _local.Local | None, sent: Tensor) -> str:
+    def worked_out(self, grad_in: Tensor, local: _local.Local | None, sent: Tensor) -> Markup:
         """The local derivative in numbers, then gradient × local = sent. The number after
         the last ``=`` is the engine's record of what was sent, never a product made here."""
         if local is None:
             return self.code(sent)
-        derivative = f"local derivative <code>{_e(local.text())}</code>"
+        derivative = html("local derivative <code>{}</code>", local.text())
         if local.value is None:  # a matrix product: no single number to multiply by
-            return f"{derivative}: {_e(local.how)} = {self.code(sent)}"
+            return html("{}: {} = {}", derivative, local.how, self.code(sent))
         incoming = _local.number(grad_in.detach().numpy())
         factor = _local.number(local.value)
         product = f"{incoming} × {factor} = {_local.number(sent.detach().numpy())}"
@@ -824,26 +856,29 @@ class _Frames:
             spread = math.prod(tuple(sent.shape)) > math.prod(shapes)
             how = "copied to every element of" if spread else "summed back to"
             note = f" ({how} the input's shape {tuple(sent.shape)})"
-        return f"{derivative}; sends <code>{_e(product.replace('-', '−'))}</code>{note}"
+        return html("{}; sends <code>{}</code>{}", derivative, product.replace("-", "−"), note)
 
     def target(self, child: Node) -> str:
         if isinstance(child, AccumulateGrad):
             return f"AccumulateGrad ({self.leaf_name(child)})"
         return self.describe(child)
 
-    def accumulation(self, step: Step) -> list[str]:
+    def accumulation(self, step: Step) -> list[Markup]:
         name = self.leaf_name(step.node)  # type: ignore[arg-type]
         before, after = step.grad_before, step.grad_after
         if before is None:
-            how = f"{_e(name)}.grad was None, so it becomes a copy of the gradient"
+            how = html("{}.grad was None, so it becomes a copy of the gradient", name)
         else:
-            how = (
-                f"{_e(name)}.grad already held {self.code(before)}; the new gradient is added: "
-                f"{self.code(before)} + {self.code(step.grad_in)}"
+            how = html(
+                "{}.grad already held {}; the new gradient is added: {} + {}",
+                name,
+                self.code(before),
+                self.code(before),
+                self.code(step.grad_in),
             )
         return [
-            f"<code>{_e(name)}.grad += gradient</code>: {how}",
-            f"{_e(name)}.grad before: {self.code(before)} → after: {self.code(after)}",
+            html("<code>{}.grad += gradient</code>: {}", name, how),
+            html("{}.grad before: {} → after: {}", name, self.code(before), self.code(after)),
         ]
 
     # -- everything --------------------------------------------------------------------------
@@ -899,32 +934,41 @@ class _Frames:
                 lines[-1] += f"; {check.mark()} for {check.name}{how}"
         return "\n".join(lines)
 
-    def frames(self) -> list[str]:
+    def frames(self) -> list[Markup]:
         """Each frame: its stylesheet for the picture, and its panel."""
         return [
-            f'<div class="{FRAME_CLASS}" data-position="{k}"><style>{style}</style>'
-            f"{self.panel(k)}</div>"
+            html(
+                '<div class="{}" data-position="{}">{}{}</div>',
+                FRAME_CLASS,
+                k,
+                stylesheet(style),
+                self.panel(k),
+            )
             for k, style in enumerate(self.styles())
         ]
 
 
-def _yours_legend(checks: Mapping[str, GradientCheck]) -> str:
+def _yours_legend(checks: Mapping[str, GradientCheck]) -> Markup:
     """What the marks of your gradients mean (nothing when none were given)."""
     if not checks:
-        return ""
+        return Markup("")
     first = next(iter(checks.values()))
-    tolerance = f"rtol={first.rtol:g}, atol={first.atol:g}"
 
-    def swatch(fill: str, words: str) -> str:
-        return f'<span style="background: {fill}; padding: 0 4px">{words}</span>'
+    def swatch(fill: str, words: str) -> Markup:
+        return html('<span style="background: {}; padding: 0 4px">{}</span>', fill, words)
 
-    return (
-        f'<div class="{YOURS_LEGEND_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-        'line-height: 1.4; color: #333333">Your gradients, compared when the pass reaches '
-        f"them: {swatch(AGREE_FILL, f'{SYMBOL[EXACT]} same')} exactly, "
-        f"{swatch(AGREE_FILL, f'{SYMBOL[CLOSE]} close')} within rounding ({tolerance}, as "
-        f"torch.allclose), {swatch(DIFFER_FILL, f'{SYMBOL[DIFFERS]} differs')}; "
-        f"<b>{_NOT_COMPARED_YET}</b>: not reached yet</div>"
+    return html(
+        '<div class="{}" style="font-family: sans-serif; font-size: 14px; line-height: 1.4; '
+        'color: #333333">Your gradients, compared when the pass reaches them: {} exactly, {} '
+        "within rounding (rtol={:g}, atol={:g}, as torch.allclose), {}; <b>{}</b>: not "
+        "reached yet</div>",
+        YOURS_LEGEND_CLASS,
+        swatch(AGREE_FILL, f"{SYMBOL[EXACT]} same"),
+        swatch(AGREE_FILL, f"{SYMBOL[CLOSE]} close"),
+        first.rtol,
+        first.atol,
+        swatch(DIFFER_FILL, f"{SYMBOL[DIFFERS]} differs"),
+        _NOT_COMPARED_YET,
     )
 
 
@@ -942,15 +986,15 @@ def _width(text: str) -> float:
     return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
 
 
-def _e(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def _panel(lines: Sequence[str], position: int, node_id: str = "") -> str:
-    body = "".join(f'<div style="margin:3px 0">{line}</div>' for line in lines)
-    return (
-        f'<div class="{PANEL_CLASS}" data-position="{position}" data-node="{node_id}" '
-        'style="font-family: sans-serif; font-size: 14px; line-height: 1.35; max-width: 760px; '
-        'border-left: 4px solid #D55E00; padding: 4px 10px; margin-top: 6px;">'
-        f"{body}</div>"
+def _panel(lines: Sequence[str], position: int, node_id: str = "") -> Markup:
+    """A frame's panel: each line (text, or ``Markup``) in a block of its own."""
+    body = join(html('<div style="margin:3px 0">{}</div>', line) for line in lines)
+    return html(
+        '<div class="{}" data-position="{}" data-node="{}" style="font-family: sans-serif; '
+        "font-size: 14px; line-height: 1.35; max-width: 760px; border-left: 4px solid #D55E00; "
+        'padding: 4px 10px; margin-top: 6px;">{}</div>',
+        PANEL_CLASS,
+        position,
+        node_id,
+        body,
     )

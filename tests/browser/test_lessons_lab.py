@@ -2,7 +2,8 @@
 
 One server for the module, on a copy of ``notebooks/`` (a Run All must not write into the
 repository), started the way the Makefile's ``lab`` target starts it: the course's notebooks
-trusted first with ``jupyter trust``, then ``jupyter lab`` with the landing page
+trusted first by ``scripts/trusted_notebooks.py trust`` (those whose content is in the
+manifest of what the course shipped), then ``jupyter lab`` with the landing page
 ``README.md`` as the file to open. Instead of a real browser window, the server "opens" a
 command that records the address it was asked to open, and Chromium goes there.
 
@@ -44,11 +45,6 @@ WIDGET_TEXTS = re.compile(
 )
 
 
-def course_notebooks(folder: Path) -> list[Path]:
-    """What ``make lab`` trusts (the Makefile's COURSE_NOTEBOOKS): lessons, released sets."""
-    return sorted(folder.glob("[0-9][0-9]_*.ipynb")) + sorted(folder.glob("exercises/*/*.ipynb"))
-
-
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, lab_tools) -> Iterator[tuple[str, str, Path, Path]]:
     """A JupyterLab on a trusted copy of the course: ``(base_url, token, folder, opened)``,
@@ -59,7 +55,14 @@ def course(tmp_path_factory, lab_tools) -> Iterator[tuple[str, str, Path, Path]]
     # The trust database lives in the data dir: a private one, shared by trust and server.
     env = {"JUPYTER_DATA_DIR": str(root / "data")}
     subprocess.run(
-        [str(VENV_BIN / "jupyter"), "trust", *map(str, course_notebooks(folder))],
+        # make lab's trust step, on the copy (its manifest came along with notebooks/).
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "trusted_notebooks.py"),
+            "trust",
+            "--root",
+            str(root),
+        ],
         check=True,
         capture_output=True,
         env={**os.environ, **env},
