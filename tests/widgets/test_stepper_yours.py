@@ -195,7 +195,9 @@ def test_a_wrong_gradient_is_flagged_at_exactly_its_node(wrong):
     assert f"mg-differs-{check.position}" in fill_rules(at, DIFFER_FILL)
     # The panel of that step, and only that one, shows the two side by side and says ✘.
     stepper.position = check.position
-    assert "✘ different" in stepper.html and f"yours[{wrong!r}]" in stepper.html
+    # The key is shown as typed; in the HTML its quotes are escaped like any other text.
+    shown_key = html_module.escape(f"yours[{wrong!r}]")
+    assert "✘ different" in stepper.html and shown_key in stepper.html
     assert "Every gradient of yours compared before this one agrees" in stepper.html or (
         check.position == min(c.position for c in stepper.checks.values())
     )
