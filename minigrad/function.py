@@ -463,8 +463,8 @@ class BackwardNode(Node, Context):
                         self._constants = {**self._constants, edge: kept}
                     break
                 edge += 1
-            else:  # a constant computed in forward: it has no history to protect
-                saved.append(Tensor(np.asarray(value)))
+            else:  # made in forward (a mask, indices): packed by the hooks as torch's are
+                saved.append(SavedTensor(Tensor(np.asarray(value))))
         self._to_save = ()
         self._saved = saved
 
