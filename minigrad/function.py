@@ -357,7 +357,9 @@ def _producer_name(tensor: Tensor | None) -> str:
 
 
 def _producer_name_of(node: Node) -> str:
-    return node.name().removesuffix("Backward0").removesuffix("Backward1")
+    # MulBackward0 is "Mul"; a user's Function's node, CubeBackward, is "Cube".
+    name = node.name().removesuffix("Backward0").removesuffix("Backward1")
+    return name.removesuffix("Backward")
 
 
 class Context:
@@ -571,7 +573,7 @@ class FunctionContext(Context):
         self._to_save = tensors
 
     def mark_dirty(self, *tensors: Tensor) -> None:
-        pass
+        _count_as_changed(tensors)
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
         pass
@@ -593,6 +595,7 @@ class FunctionNode(FunctionContext, BackwardNode):
 
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Say that ``forward`` changed these inputs in place (and returns them)."""
+        _count_as_changed(tensors)
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
@@ -631,6 +634,13 @@ class FunctionNode(FunctionContext, BackwardNode):
                     "Variable"
                 )
         return tuple(g for g, tensor_input in zip(returned, is_tensor) if tensor_input)
+
+
+def _count_as_changed(tensors: tuple[Tensor, ...]) -> None:
+    """``mark_dirty``: one more version for each tensor, as PyTorch counts it (forward may
+    have changed it through numpy, where no version is counted)."""
+    for tensor in tensors:
+        tensor._version_counter.bump()
 
 
 def _check_saveable(values: tuple[Any, ...]) -> None:

@@ -267,9 +267,27 @@ class Tensor:
         return f"minigrad.{kind}Tensor [{', '.join(map(str, self.shape))}]"
 
     # -- values out ------------------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
-        """The values as a numpy array sharing memory with the tensor."""
-        if self._requires_grad:
+    def numpy(self, *positional: Any, force: bool = False) -> np.ndarray:
+        """The values as a numpy array sharing memory with the tensor.
+
+        Refused for a tensor that requires grad while gradients are being recorded (numpy
+        would not record what is done with the values), as in PyTorch; allowed under
+        ``no_grad()``, or with ``force=True`` (which is ``t.detach().numpy()``).
+
+        >>> import minigrad as mg
+        >>> w = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> w.numpy(force=True)
+        array([1., 2.], dtype=float32)
+        >>> with mg.no_grad():
+        ...     w.numpy()
+        array([1., 2.], dtype=float32)
+        """
+        if positional:  # PyTorch's message: force is keyword-only
+            given = f"{len(positional)} {'was' if len(positional) == 1 else 'were'} given"
+            raise TypeError(f"numpy() takes 0 positional arguments but {given}")
+        if not isinstance(force, bool):
+            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+        if self._requires_grad and not force and is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -278,7 +296,8 @@ class Tensor:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """``np.asarray(t)``, ``plt.plot(t)``: the values, as ``.numpy()`` gives them (so not
-        for a tensor that requires grad: its values would leave the graph unnoticed)."""
+        for a tensor that requires grad while gradients are recorded: its values would leave
+        the graph unnoticed)."""
         array = self.numpy()
         if dtype is not None and array.dtype != dtype:
             return array.astype(dtype)
