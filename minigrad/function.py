@@ -481,7 +481,7 @@ class BackwardNode(Node, Context):
                         self._constants = {**self._constants, edge: kept}
                     break
                 edge += 1
-            else:  # made in forward (a mask, indices): packed by the hooks as torch's are
+            else:  # made in forward or given as an option (a mask, indices, class weights)
                 saved.append(SavedTensor(Tensor(np.asarray(value))))
         self._to_save = ()
         self._saved = saved

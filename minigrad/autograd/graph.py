@@ -135,7 +135,9 @@ class allow_mutation_on_saved_tensors(saved_tensors_hooks):  # noqa: N801 - PyTo
         self._kept.clear()
 
     def _keep(self, tensor: Tensor) -> _KeptValues:
-        kept = _KeptValues(tensor)
+        # Detached (same memory, same version counter): a saved result must not hold its
+        # own node, or the graph would be a reference cycle. Unpacking joins the graph again.
+        kept = _KeptValues(tensor.detach())
         self._kept.setdefault(id(tensor._version_counter), weakref.WeakSet()).add(kept)
         return kept
 
