@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -238,10 +239,15 @@ class BackwardPass:
     def _tensor_hooks(self, node: Node, hooks: Sequence[Any], grad: Tensor) -> Tensor:
         """``hooks``, those of the tensor ``node`` made (``register_hook``), then
         ``retain_grad``."""
-        for hook in hooks:
-            replaced = hook(grad)
-            if replaced is not None:
-                grad = replaced
+        # A hook may ask which pass it runs in (register_multi_grad_hook does).
+        outer, _hooks_running.backward_pass = current_pass(), self
+        try:
+            for hook in hooks:
+                replaced = hook(grad)
+                if replaced is not None:
+                    grad = replaced
+        finally:
+            _hooks_running.backward_pass = outer
         if node.retained_tensor is not None:
             retained = node.retained_tensor()
             if retained is not None:  # `is not None`: a tensor's truth value is its value
@@ -260,9 +266,23 @@ class BackwardPass:
         owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
         node.accumulate(grad, self.create_graph, owned)
         after = _freeze(leaf.grad) if self.snapshot else leaf.grad
+        for hook in leaf._post_accumulate_grad_hooks:
+            _check_returns_none(hook(leaf))
         for hook in node.post_hooks:
             hook((), (grad,))
         return Step(index, node, frozen, grad, (), leaf, before, after)
+
+    def will_run(self, tensor: Tensor) -> bool:
+        """Whether this pass computes the gradient of ``tensor`` (its hooks then run)."""
+        node = tensor.grad_fn
+        if node is None:  # a leaf: its AccumulateGrad node, if a graph holds one
+            node = tensor._accumulator() if tensor._accumulator is not None else None
+            if node in self.needed and self.inputs is not None and not self.accumulate_into_inputs:
+                raise RuntimeError(
+                    "A leaf node was passed to _will_engine_execute_node but we are currently "
+                    "running autograd.grad(). This is currently not supported."
+                )
+        return node is not None and node in self.needed
 
     def _capture(self, node: Node, output_nr: int, grad: Tensor | None) -> None:
         """With ``inputs``, keep the gradient that reached an input asked for: returned by
@@ -284,6 +304,15 @@ class BackwardPass:
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior."
                 )
+
+
+# The pass whose tensor hooks are running in this thread, if any.
+_hooks_running = threading.local()
+
+
+def current_pass() -> BackwardPass | None:
+    """The backward pass whose tensor hooks are running now (None outside of them)."""
+    return getattr(_hooks_running, "backward_pass", None)
 
 
 def _sum_per_output(
@@ -405,6 +434,14 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
                 grad = grad.to(dtype)
         sent.append(grad)
     return tuple(sent)
+
+
+def _check_returns_none(returned: Any) -> None:
+    """A post-accumulate-grad hook changes ``.grad`` itself; it returns nothing."""
+    if isinstance(returned, Tensor):
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+    if returned is not None:
+        raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:

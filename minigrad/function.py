@@ -215,12 +215,16 @@ class CopyBackwards(Node):
         return (None, grad)
 
 
-# The (pack, unpack) pairs of the saved_tensors_hooks contexts now open in this thread,
-# innermost last: the innermost one packs every tensor saved for backward.
+# The (pack, unpack, checks_versions) of the saved_tensors_hooks contexts now open in this
+# thread, innermost last: the innermost one packs every tensor saved for backward.
 _saved_tensor_hooks = threading.local()
 
+# The allow_mutation_on_saved_tensors context now open, if any: told of every in-place
+# write before it happens, so that it can copy the values a backward still needs.
+keepers_of_saved_values: list[Any] = []
 
-def saved_tensor_hooks_in_force() -> list[tuple[Callable[[Tensor], Any], Callable[[Any], Tensor]]]:
+
+def saved_tensor_hooks_in_force() -> list[tuple[Callable, Callable, bool]]:
     stack = getattr(_saved_tensor_hooks, "stack", None)
     if stack is None:
         stack = _saved_tensor_hooks.stack = []
@@ -248,6 +252,7 @@ class SavedTensor:
         "packed",
         "unpack_hook",
         "source_edge",
+        "checks_versions",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -259,9 +264,11 @@ class SavedTensor:
         self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr
         self.unpack_hook: Callable[[Any], Tensor] | None = None
+        self.checks_versions = True
         hooks = getattr(_saved_tensor_hooks, "stack", None)
         if hooks:
-            self._pack(*hooks[-1], tensor)
+            pack_hook, unpack_hook, checks_versions = hooks[-1]
+            self._pack(pack_hook, unpack_hook, tensor, checks_versions)
 
     def register_hooks(
         self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]
@@ -275,9 +282,17 @@ class SavedTensor:
         tensor = self.tensor if self.tensor is not None else _tensor.Tensor(self.array)
         self._pack(pack_hook, unpack_hook, tensor)
 
-    def _pack(self, pack_hook: Callable, unpack_hook: Callable, tensor: Tensor) -> None:
+    def _pack(
+        self,
+        pack_hook: Callable,
+        unpack_hook: Callable,
+        tensor: Tensor,
+        checks_versions: bool = True,
+    ) -> None:
         self.packed = pack_hook(tensor)
         self.unpack_hook = unpack_hook
+        # False for hooks that keep the values from before any change themselves.
+        self.checks_versions = checks_versions
         # Where the tensor's gradient went, so that what is unpacked joins the same graph.
         self.source_edge = tensor._edge() if tensor.requires_grad and not self.is_result else None
         self.tensor, self.array = None, None  # only the packed form is kept
@@ -289,8 +304,8 @@ class SavedTensor:
         return _tensor.Tensor(array).type_description()
 
     def is_modified(self) -> bool:
-        """Whether the tensor was changed in place since it was saved."""
-        return self.version_counter.value != self.saved_version
+        """Whether the tensor was changed in place since it was saved (and that matters)."""
+        return self.checks_versions and self.version_counter.value != self.saved_version
 
     def unpack(self, node: Node) -> Tensor:
         if self.unpack_hook is not None:
@@ -305,7 +320,8 @@ class SavedTensor:
             if self.source_edge is None or unpacked.requires_grad:
                 return unpacked
             source, output_nr = self.source_edge
-            if isinstance(source, AccumulateGrad):  # a leaf: unchanged, as the check said
+            unchanged = self.version_counter.value == self.saved_version
+            if isinstance(source, AccumulateGrad) and unchanged:  # a leaf, as it was saved
                 return source.variable
             rejoined = _tensor.Tensor._from_graph(unpacked._array, source, self.version_counter)
             rejoined._output_nr = output_nr
@@ -341,7 +357,9 @@ def _producer_name(tensor: Tensor | None) -> str:
 
 
 def _producer_name_of(node: Node) -> str:
-    return node.name().removesuffix("Backward0").removesuffix("Backward1")
+    # MulBackward0 is "Mul"; a user's Function's node, CubeBackward, is "Cube".
+    name = node.name().removesuffix("Backward0").removesuffix("Backward1")
+    return name.removesuffix("Backward")
 
 
 class Context:
@@ -463,8 +481,8 @@ class BackwardNode(Node, Context):
                         self._constants = {**self._constants, edge: kept}
                     break
                 edge += 1
-            else:  # a constant computed in forward: it has no history to protect
-                saved.append(Tensor(np.asarray(value)))
+            else:  # made in forward or given as an option (a mask, indices, class weights)
+                saved.append(SavedTensor(Tensor(np.asarray(value))))
         self._to_save = ()
         self._saved = saved
 
@@ -555,7 +573,7 @@ class FunctionContext(Context):
         self._to_save = tensors
 
     def mark_dirty(self, *tensors: Tensor) -> None:
-        pass
+        _count_as_changed(tensors)
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
         pass
@@ -577,6 +595,7 @@ class FunctionNode(FunctionContext, BackwardNode):
 
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Say that ``forward`` changed these inputs in place (and returns them)."""
+        _count_as_changed(tensors)
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
@@ -615,6 +634,13 @@ class FunctionNode(FunctionContext, BackwardNode):
                     "Variable"
                 )
         return tuple(g for g, tensor_input in zip(returned, is_tensor) if tensor_input)
+
+
+def _count_as_changed(tensors: tuple[Tensor, ...]) -> None:
+    """``mark_dirty``: one more version for each tensor, as PyTorch counts it (forward may
+    have changed it through numpy, where no version is counted)."""
+    for tensor in tensors:
+        tensor._version_counter.bump()
 
 
 def _check_saveable(values: tuple[Any, ...]) -> None:

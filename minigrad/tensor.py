@@ -28,7 +28,7 @@ import numpy as np
 
 from . import dtypes, ops, shapes
 from .device import CPU, device, to_device
-from .function import AccumulateGrad, Node, SavedTensor, short_name
+from .function import AccumulateGrad, Node, SavedTensor, keepers_of_saved_values, short_name
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
 
@@ -188,6 +188,7 @@ class Tensor:
     grad_fn: Node | None = None
     _base: Tensor | None = None  # the tensor a view shares memory with
     _hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # a list from the first hook on
+    _post_accumulate_grad_hooks: Sequence[Callable[[Tensor], None]] = ()  # likewise
     _accumulator: weakref.ref[AccumulateGrad] | None = None
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
@@ -310,9 +311,27 @@ class Tensor:
         return f"minigrad.{kind}Tensor [{', '.join(map(str, self.shape))}]"
 
     # -- values out ------------------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
-        """The values as a numpy array sharing memory with the tensor."""
-        if self._requires_grad:
+    def numpy(self, *positional: Any, force: bool = False) -> np.ndarray:
+        """The values as a numpy array sharing memory with the tensor.
+
+        Refused for a tensor that requires grad while gradients are being recorded (numpy
+        would not record what is done with the values), as in PyTorch; allowed under
+        ``no_grad()``, or with ``force=True`` (which is ``t.detach().numpy()``).
+
+        >>> import minigrad as mg
+        >>> w = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> w.numpy(force=True)
+        array([1., 2.], dtype=float32)
+        >>> with mg.no_grad():
+        ...     w.numpy()
+        array([1., 2.], dtype=float32)
+        """
+        if positional:  # PyTorch's message: force is keyword-only
+            given = f"{len(positional)} {'was' if len(positional) == 1 else 'were'} given"
+            raise TypeError(f"numpy() takes 0 positional arguments but {given}")
+        if not isinstance(force, bool):
+            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+        if self._requires_grad and not force and is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -321,7 +340,8 @@ class Tensor:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """``np.asarray(t)``, ``plt.plot(t)``: the values, as ``.numpy()`` gives them (so not
-        for a tensor that requires grad: its values would leave the graph unnoticed)."""
+        for a tensor that requires grad while gradients are recorded: its values would leave
+        the graph unnoticed)."""
         array = self.numpy()
         if dtype is not None and array.dtype != dtype:
             return array.astype(dtype)
@@ -514,6 +534,29 @@ class Tensor:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """Call ``hook(tensor)`` on this leaf once backward has added the new gradient into
+        its ``.grad``: where an optimizer can step a parameter as soon as its gradient is
+        ready. The hook returns None.
+
+        >>> import minigrad as mg
+        >>> w = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> handle = w.register_post_accumulate_grad_hook(lambda t: print(t.grad))
+        >>> (3 * w).sum().backward()
+        tensor([3., 3.])
+        >>> handle.remove()
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if not self._post_accumulate_grad_hooks:
+            self._post_accumulate_grad_hooks = []
+        self._post_accumulate_grad_hooks.append(hook)
+        return RemovableHandle(self._post_accumulate_grad_hooks, hook)
+
     def backward(
         self,
         gradient: Any = None,
@@ -585,6 +628,8 @@ class Tensor:
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
                 f"desired output type {dtypes.scalar_type_name(self.dtype)}"
             )
+        if keepers_of_saved_values:  # allow_mutation_on_saved_tensors: copy what was saved
+            keepers_of_saved_values[-1].before_write(self)
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
         if recorded:

@@ -76,18 +76,20 @@ class RsubScalar(Op):
 
 class Mul(Elementwise):
     formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
-    saved_as = ("self", "other")  # grad_fn._saved_self, _saved_other
+    # Saved in PyTorch's order, other first: what saved_tensors_hooks see, and the names of
+    # grad_fn._saved_other and _saved_self.
+    saved_as = ("other", "self")
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if ctx.needs_input_grad:  # recorded: keep what the derivative will use, as PyTorch
             needs_a, needs_b = ctx.needs_input_grad  # does (∂/∂a needs b, ∂/∂b needs a)
-            ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
+            ctx.save_for_backward(b if needs_a else None, a if needs_b else None)
         return a * b
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = grad * b if ctx.needs_input_grad[0] else None
         grad_b = grad * a if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
@@ -95,7 +97,7 @@ class Mul(Elementwise):
 
 class Div(Elementwise):
     formula = "∂(a/b)/∂a = 1/b,  ∂(a/b)/∂b = −a/b²"
-    saved_as = ("self", "other")
+    saved_as = ("other", "self")  # PyTorch's order
 
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
@@ -105,13 +107,13 @@ class Div(Elementwise):
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         needs_b = ctx.needs_input_grad and ctx.needs_input_grad[1]  # only ∂/∂b needs a
-        ctx.save_for_backward(a if needs_b else None, b)
+        ctx.save_for_backward(b, a if needs_b else None)
         with np.errstate(divide="ignore", invalid="ignore"):
             return a / b
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = grad / b if ctx.needs_input_grad[0] else None
         # -g·(a/b)/b, not -g·a/b²: b² overflows (1e308² is inf) where a/b/b is still exact.
         grad_b = -grad * (a / b) / b if ctx.needs_input_grad[1] else None
@@ -185,17 +187,17 @@ class PowTensorTensor(Elementwise):
 
     name = "PowBackward1"
     formula = "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a"
-    saved_as = ("self", "exponent", "result")
+    saved_as = ("exponent", "self", "result")  # PyTorch's order
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         result = np.power(a, b)
-        ctx.save_for_backward(a, b, result)
+        ctx.save_for_backward(b, a, result)
         return result
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        a, b, result = ctx.saved_tensors
+        b, a, result = ctx.saved_tensors
         grad_a = None
         if ctx.needs_input_grad[0]:
             # b = 0 has derivative 0 in a, even at a = 0 where b·a^(b−1) would be 0·inf.
@@ -213,20 +215,21 @@ class PowScalarTensor(Op):
 
     name = "PowBackward2"
     formula = "∂(cᵃ)/∂a = cᵃ·ln c"
-    saved_as = ("result",)
+    # The exponent is kept too, as PyTorch keeps it, though cᵃ·ln c needs only the result.
+    saved_as = ("exponent", "result")
     options_as = {"self": "base"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, base: Any = 1) -> np.ndarray:
         dtype = dtypes.result_type([base, constant(a)])
         result = np.power(np.asarray(base, dtype=dtype), a.astype(dtype, copy=False))
-        ctx.save_for_backward(result)
+        ctx.save_for_backward(a, result)
         ctx.base = base
         return result
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        (result,) = ctx.saved_tensors
+        _, result = ctx.saved_tensors
         if ctx.base == 0:
             return grad * 0
         return grad * result * float(np.log(ctx.base))

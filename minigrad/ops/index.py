@@ -30,6 +30,7 @@ class Index(Op):
     def forward(ctx: Context, a: np.ndarray, index: Any = None) -> np.ndarray:
         ctx.index, ctx.shape = index, a.shape
         ctx.node_name = _index_node_name(index)
+        ctx.save_for_backward(*index_arrays(index))  # as PyTorch saves its index tensors
         try:
             return a[index]
         except IndexError as error:
@@ -37,7 +38,24 @@ class Index(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return IndexPutAccumulate.apply(grad, shape=ctx.shape, index=ctx.index)
+        index = with_saved_arrays(ctx.index, ctx.saved_tensors)
+        return IndexPutAccumulate.apply(grad, shape=ctx.shape, index=index)
+
+
+def index_arrays(index: Any) -> list[np.ndarray]:
+    """The arrays (integer positions, masks) in an index: what it saves for backward."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return [part for part in parts if isinstance(part, np.ndarray)]
+
+
+def with_saved_arrays(index: Any, saved: tuple[Tensor, ...]) -> Any:
+    """``index`` with its arrays read back from the tensors it saved."""
+    if not saved:
+        return index
+    arrays = iter(tensor._array for tensor in saved)
+    if not isinstance(index, tuple):
+        return next(arrays)
+    return tuple(next(arrays) if isinstance(part, np.ndarray) else part for part in index)
 
 
 def index(a: Tensor, index: Any) -> Tensor:
@@ -177,15 +195,17 @@ class IndexPut(Op):
     def forward(ctx: Context, a: np.ndarray, value: np.ndarray, index: Any = None):
         index = normalize_index(index)
         ctx.index, ctx.value_shape = index, value.shape
+        ctx.save_for_backward(*index_arrays(index))
         result = a.copy()
         result[index] = value
         return result
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        index = with_saved_arrays(ctx.index, ctx.saved_tensors)
         kept = np.ones(grad.shape, dtype=bool)
-        kept[ctx.index] = False
-        return grad * constant(kept), Index.apply(grad, index=ctx.index)
+        kept[index] = False
+        return grad * constant(kept), Index.apply(grad, index=index)
 
 
 class Cat(Op):
@@ -277,13 +297,17 @@ class Gather(Op):
     at those places (an index named twice gets both)."""
 
     formula = "∂out/∂a: the gradient is added back at the gathered places"
+    saved_as = ("index", "self")
+    options_as = {"dim": "axis", "sparse_grad": lambda node: False}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = 0, index: Any = None) -> np.ndarray:
         (axis,) = normalize_dims(dim, a.ndim)
         values, places = _at_least_1d(a), _at_least_1d(index)
         _check_gather_index(values, places, axis)
-        ctx.axis, ctx.index, ctx.shape = axis, index, a.shape
+        ctx.axis, ctx.shape = axis, a.shape
+        # PyTorch keeps its input too, though the derivative needs only its shape.
+        ctx.save_for_backward(index, a)
         # The index may be smaller than a in the other dims: take a's corner of its size.
         corner = tuple(
             slice(0, n) if d != axis else slice(None) for d, n in enumerate(places.shape)
@@ -293,7 +317,8 @@ class Gather(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=ctx.index)
+        index, _ = ctx.saved_tensors
+        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=index._array)
 
 
 class ScatterAdd(Op):

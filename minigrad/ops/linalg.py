@@ -17,9 +17,16 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
+def kept_for_the_other(ctx: Context, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
+    """The two factors of a product as it saves them: each only if the other needs a
+    gradient (∂(ab)/∂a needs b alone), as PyTorch keeps them; ``None`` in its place else."""
+    needs_a, needs_b = ctx.needs_input_grad or (False, False)
+    return (a if needs_b else None), (b if needs_a else None)
+
+
 class Mm(Op):
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
-    saved_as = ("self", "mat2")
+    saved_as = ("mat2", "self")  # PyTorch's order
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -31,12 +38,13 @@ class Mm(Op):
         if a.dtype != b.dtype:
             names = " != ".join(dtypes.c_type_name(x.dtype) for x in (a, b))
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {names}")
-        ctx.save_for_backward(a, b)
+        kept_a, kept_b = kept_for_the_other(ctx, a, b)
+        ctx.save_for_backward(kept_b, kept_a)  # mat2 first, as PyTorch saves them
         return a @ b
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = grad @ b.t() if ctx.needs_input_grad[0] else None
         grad_b = a.t() @ grad if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
@@ -58,7 +66,7 @@ class Mv(Op):
             raise RuntimeError(
                 f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
             )
-        ctx.save_for_backward(a, v)
+        ctx.save_for_backward(*kept_for_the_other(ctx, a, v))
         return a @ v
 
     @staticmethod
@@ -86,20 +94,22 @@ class Dot(Op):
             raise RuntimeError(
                 f"dot : expected both vectors to have same dtype, but found {first} and {second}"
             )
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(*kept_for_the_other(ctx, a, b))
         return np.asarray(a @ b)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        grad_a = grad * b if ctx.needs_input_grad[0] else None
+        grad_b = grad * a if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
 
 
 class Bmm(Op):
     """Batched products: ``matmul`` gives it two 3-d operands with the same batch size."""
 
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
-    saved_as = ("self", "mat2")
+    saved_as = ("mat2", "self")  # PyTorch's order
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -114,12 +124,13 @@ class Bmm(Op):
                 f"expected scalar type {dtypes.scalar_type_name(a.dtype)} but found "
                 f"{dtypes.scalar_type_name(b.dtype)}"
             )
-        ctx.save_for_backward(a, b)
+        kept_a, kept_b = kept_for_the_other(ctx, a, b)
+        ctx.save_for_backward(kept_b, kept_a)  # mat2 first, as PyTorch saves them
         return a @ b
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = Bmm.apply(grad, b.transpose(-1, -2)) if ctx.needs_input_grad[0] else None
         grad_b = Bmm.apply(a.transpose(-1, -2), grad) if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
@@ -145,7 +156,8 @@ class Addmm(Op):
             if a.dtype != b.dtype:
                 first, second = dtypes.scalar_type_name(a.dtype), dtypes.scalar_type_name(b.dtype)
                 raise RuntimeError(f"{what} must have the same dtype, but got {first} and {second}")
-        ctx.save_for_backward(mat1, mat2)
+        _, needs_mat1, needs_mat2 = ctx.needs_input_grad or (False,) * 3
+        ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
         return bias + mat1 @ mat2
 
     @staticmethod

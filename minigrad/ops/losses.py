@@ -51,11 +51,18 @@ class NllLoss(Op):
     the class's weight (1 by default; 0 for a target equal to ``ignore_index``).
 
     ``target`` (class indices) and ``weight`` are options rather than inputs: they get no
-    gradient and, as in PyTorch, no edge in the graph.
+    gradient and, as in PyTorch, no edge in the graph. Saved as PyTorch saves them: the
+    input, the targets, the weights if given, and the total weight of the targets counted.
     """
 
     name = "NllLossBackward0"
     formula = "∂(−wₜ log pₜ)/∂(log pᵢ) = −wₜ if i = t else 0  (÷ Σ wₜ for the mean)"
+    saved_as = ("self", "target", "weight", "total_weight")
+    options_as = {
+        "reduction": lambda node: ("none", "mean", "sum").index(node.reduction),
+        # PyTorch shows the index as an unsigned 64-bit number: -100 is 2⁶⁴ − 100.
+        "ignore_index": lambda node: node.ignore_index % 2**64,
+    }
 
     @staticmethod
     def forward(
@@ -66,39 +73,60 @@ class NllLoss(Op):
         ignore_index: int = -100,
         reduction: str = "mean",
     ) -> np.ndarray:
-        batched = log_probs.ndim == 2
-        rows = log_probs if batched else log_probs[None, :]
-        classes = np.asarray(target).reshape(-1)
-        counted = classes != ignore_index
+        rows = log_probs if log_probs.ndim == 2 else log_probs[None, :]
         # A mask holding each sample's weight at its class: the loss is −Σ mask·log p, and
         # so the derivative is −mask.
-        mask = np.zeros_like(rows)
-        picked = np.where(counted, classes, 0)
-        weights = np.ones(len(classes)) if weight is None else weight[picked]
-        mask[np.arange(len(classes)), picked] = np.where(counted, weights, 0)
-        ctx.mask, ctx.reduction, ctx.batched = mask, reduction, batched
+        mask = _weight_at_each_target(rows.shape, rows.dtype, target, weight, ignore_index)
+        # As in PyTorch, 0 when the losses are not reduced (the total is not needed then).
+        total_weight = np.asarray(0 if reduction == "none" else mask.sum(), dtype=rows.dtype)
+        ctx.save_for_backward(log_probs, target, weight, total_weight)
+        ctx.reduction, ctx.ignore_index = reduction, ignore_index
         losses = -(mask * rows).sum(axis=1)
         if reduction == "mean":
             # The weighted mean; 0/0 (every target ignored) is nan, as in PyTorch.
             with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / mask.sum(), dtype=rows.dtype)
+                return np.asarray(losses.sum() / total_weight, dtype=rows.dtype)
         if reduction == "sum":
             return np.asarray(losses.sum(), dtype=rows.dtype)
-        return losses if batched else losses[0]
+        return losses if log_probs.ndim == 2 else losses[0]
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        mask = constant(ctx.mask)
+        log_probs, target, weight, total_weight = ctx.saved_tensors
+        batched = log_probs.ndim == 2
+        shape = log_probs.shape if batched else (1, log_probs.shape[0])
+        weights = None if weight is None else weight._array
+        dtype = log_probs._array.dtype
+        mask = _weight_at_each_target(shape, dtype, target._array, weights, ctx.ignore_index)
+        mask = constant(mask)
         if ctx.reduction == "none":
             per_row = grad.reshape(-1, 1)  # one gradient per sample
         elif ctx.reduction == "mean":
             # Every target ignored: the loss is nan, but no element moves it: gradient 0.
-            total = float(ctx.mask.sum())
+            total = float(total_weight._array)
             per_row = grad / (total if total != 0 else 1.0)
         else:
             per_row = grad
         grad_input = -mask * per_row
-        return grad_input if ctx.batched else grad_input.reshape(-1)
+        return grad_input if batched else grad_input.reshape(-1)
+
+
+def _weight_at_each_target(
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    target: np.ndarray,
+    weight: np.ndarray | None,
+    ignore_index: int,
+) -> np.ndarray:
+    """Zeros of ``shape`` (samples × classes) holding each sample's class weight at its
+    target class (1 without weights; 0 for a sample whose target is ``ignore_index``)."""
+    classes = np.asarray(target).reshape(-1)
+    counted = classes != ignore_index
+    picked = np.where(counted, classes, 0)
+    weights = np.ones(len(classes)) if weight is None else weight[picked]
+    mask = np.zeros(shape, dtype=dtype)
+    mask[np.arange(len(classes)), picked] = np.where(counted, weights, 0)
+    return mask
 
 
 def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
@@ -123,17 +151,22 @@ class LogSigmoid(Op):
     without overflow or underflow for any ``x``."""
 
     formula = "∂log σ(x)/∂x = 1 − σ(x) = σ(−x)"
+    saved_as = ("self", "buffer")
 
     @staticmethod
     def forward(ctx: Context, x: np.ndarray) -> np.ndarray:
         x = as_float(x)
-        ctx.save_for_backward(x)
         # min(x, 0) − log(1 + e^(−|x|)): e is raised to a non-positive power only.
-        return (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+        buffer = np.exp(-np.abs(x))
+        # PyTorch's kernel keeps e^(−|x|) for its backward; kept here too, so that saved-
+        # tensor hooks see what they see in PyTorch. The backward below is written with
+        # sigmoid instead, so that it can be differentiated again.
+        ctx.save_for_backward(x, buffer)
+        return (np.minimum(x, 0) - np.log1p(buffer)).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
+        x, _ = ctx.saved_tensors
         return grad * (-x).sigmoid()
 
 
@@ -147,6 +180,8 @@ class BinaryCrossEntropy(Op):
     """
 
     name = "BinaryCrossEntropyBackward0"
+    saved_as = ("self", "target", "weight")
+    options_as = {"reduction": lambda node: ("none", "mean", "sum").index(node.reduction)}
     formula = "∂/∂x = w·(x − t)/(x(1 − x)),  ∂/∂t = w·(log(1 − x) − log x)  (÷ n for the mean)"
 
     @staticmethod
@@ -157,8 +192,8 @@ class BinaryCrossEntropy(Op):
         weight: np.ndarray | None = None,
         reduction: str = "mean",
     ) -> np.ndarray:
-        ctx.save_for_backward(input, target)
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.save_for_backward(input, target, weight)
+        ctx.reduction = reduction
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(input), -100)
             log_1_minus_x = np.maximum(np.log1p(-input), -100)
@@ -169,10 +204,10 @@ class BinaryCrossEntropy(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        input, target = ctx.saved_tensors
+        input, target, weight = ctx.saved_tensors
         grad = _spread(grad, ctx.reduction, input.numel())
-        if ctx.weight is not None:
-            grad = grad * constant(ctx.weight)
+        if weight is not None:
+            grad = grad * weight
         needs_input, needs_target = ctx.needs_input_grad
         grad_input = grad_target = None
         if needs_input:
@@ -193,6 +228,8 @@ class BCEWithLogits(Op):
     """
 
     name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_as = ("pos_weight", "self", "target", "weight")
+    options_as = {"reduction": lambda node: ("none", "mean", "sum").index(node.reduction)}
     formula = "∂/∂x = w·((p·t + 1 − t)·σ(x) − p·t),  ∂/∂t = w·(−x + (p − 1)·softplus(−x))"
 
     @staticmethod
@@ -204,8 +241,8 @@ class BCEWithLogits(Op):
         pos_weight: np.ndarray | None = None,
         reduction: str = "mean",
     ) -> np.ndarray:
-        ctx.save_for_backward(input, target)
-        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        ctx.save_for_backward(pos_weight, input, target, weight)  # PyTorch's order
+        ctx.reduction = reduction
         # softplus(−x) = max(−x, 0) + log(1 + e^(−|x|)): no exp of a large number.
         softplus = np.maximum(-input, 0) + np.log1p(np.exp(-np.abs(input)))
         if pos_weight is None:
@@ -220,19 +257,18 @@ class BCEWithLogits(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        input, target = ctx.saved_tensors
+        pos_weight, input, target, weight = ctx.saved_tensors
         grad = _spread(grad, ctx.reduction, input.numel())
-        if ctx.weight is not None:
-            grad = grad * constant(ctx.weight)
+        if weight is not None:
+            grad = grad * weight
         needs_input, needs_target = ctx.needs_input_grad
         grad_input = grad_target = None
-        if ctx.pos_weight is None:
+        if pos_weight is None:
             if needs_input:
                 grad_input = grad * (input.sigmoid() - target)
             if needs_target:
                 grad_target = -grad * input
             return grad_input, grad_target
-        pos_weight = constant(ctx.pos_weight)
         if needs_target:
             # log σ(−x) − p·log σ(x): smooth everywhere, so that it differentiates again.
             log_p, log_not_p = LogSigmoid.apply(input), LogSigmoid.apply(-input)

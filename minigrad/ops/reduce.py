@@ -113,6 +113,8 @@ class MaxDim(Op):
     name = "MaxBackward0"
     formula = "∂max/∂aᵢ = 1 at the chosen index, else 0"
     pick = staticmethod(np.argmax)
+    saved_as = ("indices",)
+    options_as = {"dim": "axis", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     @classmethod
     def forward(cls, ctx: Context, a: np.ndarray, dim: int = 0, keepdim: bool = False):
@@ -126,14 +128,15 @@ class MaxDim(Op):
             if not keepdim:
                 values, indices = values.squeeze(axis), indices.squeeze(axis)
         ctx.axis, ctx.keepdim, ctx.shape = axis, keepdim, a.shape
-        ctx.indices = indices
+        ctx.save_for_backward(indices)
         return values
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         if not ctx.shape:
             return grad
-        indices = ctx.indices if ctx.keepdim else np.expand_dims(ctx.indices, ctx.axis)
+        (indices,) = ctx.saved_tensors
+        indices = indices._array if ctx.keepdim else np.expand_dims(indices._array, ctx.axis)
         positions = np.arange(ctx.shape[ctx.axis]).reshape(
             [-1 if i == ctx.axis else 1 for i in range(len(ctx.shape))]
         )

@@ -195,15 +195,16 @@ class Clamp(Op):
 
 class Where(Elementwise):
     formula = "∂where(c, a, b)/∂a = c,  ∂/∂b = not c"
+    saved_as = ("condition",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, condition: Any = None) -> np.ndarray:
-        ctx.condition = condition
+        ctx.save_for_backward(condition)
         return np.where(condition, a, b).astype(np.result_type(a, b), copy=False)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        keep = constant(np.asarray(ctx.condition))
+        (keep,) = ctx.saved_tensors
         return grad * keep, grad * ~keep
 
 
@@ -231,17 +232,27 @@ class ClampTensor(Elementwise):
 
     name = "ClampBackward0"
     formula = "∂clamp/∂a = 1 inside, ∂/∂min = 1 below min, ∂/∂max = 1 above max"
+    saved_as = ("max", "min", "self")  # PyTorch's order
 
     @staticmethod
-    def forward(ctx: Context, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        ctx.save_for_backward(a, low, high)
+    def forward(
+        ctx: Context, a: np.ndarray, low: np.ndarray, high: np.ndarray, given: Any = (True, True)
+    ) -> np.ndarray:
+        # A bound not given (an infinite constant here) is not saved, as in PyTorch.
+        has_low, has_high = given
+        ctx.save_for_backward(high if has_high else None, low if has_low else None, a)
         return np.minimum(np.maximum(a, low), high)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-        a, low, high = ctx.saved_tensors
-        below = (a < low)._array
-        above = (a > high)._array | (low > high)._array  # min > max gives max, as in PyTorch
+        high, low, a = ctx.saved_tensors
+        nowhere = np.zeros(a.shape, dtype=bool)
+        below = (a < low)._array if low is not None else nowhere
+        above = nowhere
+        if high is not None:
+            above = (a > high)._array
+            if low is not None:
+                above = above | (low > high)._array  # min > max gives max, as in PyTorch
         to_high = above
         to_low = below & ~above
         inside = ~(to_low | to_high)
@@ -268,22 +279,24 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     far = np.inf if a._array.dtype.kind == "f" else np.iinfo(np.int64).max
     low = min if min is not None else constant(np.asarray(-far, dtype=a._array.dtype))
     high = max if max is not None else constant(np.asarray(far, dtype=a._array.dtype))
-    return ClampTensor.apply(a, low, high)
+    return ClampTensor.apply(a, low, high, given=(min is not None, max is not None))
 
 
 class MaskedFill(Op):
     """``a.masked_fill(mask, value)`` with a number: the filled places get no gradient."""
 
     formula = "∂/∂a = 0 where mask, else 1"
+    saved_as = ("mask",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, mask: Any = None, value: Any = 0) -> np.ndarray:
-        ctx.mask = mask
+        ctx.save_for_backward(mask)
         return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad * constant(~ctx.mask)
+        (mask,) = ctx.saved_tensors
+        return grad * ~mask
 
 
 class MaskedFillTensor(Op):
@@ -292,16 +305,17 @@ class MaskedFillTensor(Op):
 
     name = "MaskedFillBackward1"
     formula = "∂/∂a = 0 where mask, else 1;  ∂/∂value = Σ over the mask"
+    saved_as = ("mask",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, value: np.ndarray, mask: Any = None) -> np.ndarray:
-        ctx.mask = mask
+        ctx.save_for_backward(mask)
         return np.where(mask, value.astype(a.dtype), a)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        keep = constant(ctx.mask)
-        return grad * ~keep, (grad * keep).sum()
+        (mask,) = ctx.saved_tensors
+        return grad * ~mask, (grad * mask).sum()
 
 
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -320,7 +334,7 @@ def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
             f"masked_fill: the mask of shape {list(mask.shape)} is larger than the tensor of "
             f"shape {list(a.shape)}"
         )
-    filled = np.broadcast_to(mask._array, a._array.shape)
+    filled = mask._array  # kept as given (broadcast by np.where), as PyTorch saves it
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(

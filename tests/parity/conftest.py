@@ -22,9 +22,10 @@ def _libraries():
 def shown(value):
     """A library-neutral account of a value: tensors as nested lists with their dtype."""
     if hasattr(value, "detach") and hasattr(value, "grad_fn"):  # a tensor of either library
+        values = np.asarray(value.detach())
         return (
             "tensor",
-            np.asarray(value.detach()).round(10).tolist(),
+            (values.round(10) if values.dtype.kind in "fc" else values).tolist(),
             str(value.dtype).split(".")[-1],
         )
     if isinstance(value, tuple | list):

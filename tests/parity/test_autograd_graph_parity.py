@@ -37,6 +37,35 @@ EXPRESSIONS = [
     ("x.reshape(1, 2).mm(x.reshape(2, 1))", ["_saved_self", "_saved_mat2"]),
     ("L.cat([x, x])", ["_saved_dim"]),
     ("L.stack([x, x])", ["_saved_dim"]),
+    ("2 ** x", ["_saved_exponent", "_saved_result"]),
+    ("x.clamp(x * 0, x.detach() + 1)", ["_saved_min", "_saved_max", "_saved_self"]),
+    ("x.clamp(min=x.detach() - 1)", ["_saved_min", "_saved_max", "_saved_self"]),
+    ("L.where(x > 1, x, 0.0)", ["_saved_condition"]),
+    ("x.masked_fill(x > 1, 0.0)", ["_saved_mask"]),
+    ("x.masked_fill(x > 1, x[0])", ["_saved_mask"]),
+    ("x.max(0)[0]", ["_saved_indices", "_saved_dim", "_saved_keepdim", "_saved_self_sym_sizes"]),
+    ("x.gather(0, L.tensor([1, 1]))", ["_saved_index", "_saved_self", "_saved_dim"]),
+    ("L.nn.functional.logsigmoid(x)", ["_saved_self", "_saved_buffer"]),
+    (
+        "L.nn.functional.nll_loss(x, L.tensor(1))",
+        ["_saved_self", "_saved_target", "_saved_weight", "_saved_total_weight"],
+    ),
+    (
+        "L.nn.functional.nll_loss(x.reshape(1, 2), L.tensor([0]), weight=x.detach())",
+        ["_saved_weight", "_saved_total_weight", "_saved_reduction", "_saved_ignore_index"],
+    ),
+    (
+        "L.nn.functional.nll_loss(x.reshape(1, 2), L.tensor([0]), reduction='none')",
+        ["_saved_total_weight", "_saved_reduction"],
+    ),
+    (
+        "L.nn.functional.binary_cross_entropy(x / 3, x.detach() / 4)",
+        ["_saved_self", "_saved_target", "_saved_weight", "_saved_reduction"],
+    ),
+    (
+        "L.nn.functional.binary_cross_entropy_with_logits(x, x.detach() / 4, pos_weight=x[0])",
+        ["_saved_self", "_saved_target", "_saved_weight", "_saved_pos_weight"],
+    ),
 ]
 
 
