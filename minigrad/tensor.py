@@ -918,13 +918,26 @@ class Tensor:
         ``dim`` (see ``index_add_``)."""
         return ops.index_add(self, dim, index, source, alpha)
 
-    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None) -> Any:
+    def sort(
+        self, *positional: Any, dim: int = -1, descending: bool = False, stable: Any = None
+    ) -> Any:
         """``(values, indices)``: the values sorted along ``dim`` and where each came from.
+        As in PyTorch, ``dim`` and ``descending`` may come by position only when ``stable``
+        is not given.
 
         >>> import minigrad as mg
         >>> mg.tensor([3.0, 1.0, 2.0]).sort(descending=True).indices
         tensor([0, 2, 1])
         """
+        if len(positional) > 2 or (positional and stable is not None):
+            # PyTorch's message, whichever of its two signatures was meant
+            raise TypeError(
+                f"sort() takes from 1 to 0 positional arguments but {len(positional)} were given"
+            )
+        if positional:
+            dim = positional[0]
+        if len(positional) == 2:
+            descending = positional[1]
         return sortResult(*ops.sort(self, dim, descending, stable))
 
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:

@@ -472,11 +472,12 @@ class Sort(Op):
     ``dim`` (``sort`` finds them). Each value's gradient goes back to the place it came from."""
 
     formula = "∂sorted/∂a: each gradient back to the place its value came from"
-    options_as = {"indices": lambda node: _tensor_of(node.indices)}
+    saved_as = ("indices",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1, indices: Any = None) -> np.ndarray:
-        ctx.axis, ctx.indices, ctx.shape = dim, indices, a.shape
+        ctx.axis, ctx.shape = dim, a.shape
+        ctx.save_for_backward(indices)  # as PyTorch, which packs only the indices
         if a.ndim == 0:
             return a.copy()
         return np.take_along_axis(a, indices, axis=dim)
@@ -485,7 +486,8 @@ class Sort(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         if not ctx.shape:
             return grad
-        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=ctx.indices)
+        (indices,) = ctx.saved_tensors
+        return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=indices._array)
 
 
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None):
@@ -512,24 +514,14 @@ class SortStable(Sort):
     name = "SortBackward1"
 
 
-def _tensor_of(array: np.ndarray) -> Tensor:
-    from ..tensor import Tensor
-
-    return Tensor(array)
-
-
 class IndexAdd(Op):
     """``a.index_add(dim, index, source, alpha=1)``: ``a`` with ``alpha × source[i]`` added
     at ``index[i]`` along ``dim`` (an index named twice gets both). ``a``'s gradient passes
     through; ``source``'s is the gradient read back at the index, times ``alpha``."""
 
     formula = "∂/∂a = 1,  ∂/∂source = α · grad[index]"
-    options_as = {
-        "dim": "axis",
-        "alpha": "alpha",
-        "source_dim": "source_dim",
-        "index": lambda node: _tensor_of(node.index),
-    }
+    saved_as = ("index", "source")
+    options_as = {"dim": "axis", "alpha": "alpha", "source_dim": "source_dim"}
 
     @staticmethod
     def forward(
@@ -541,6 +533,9 @@ class IndexAdd(Op):
         alpha: Any = 1,
     ) -> np.ndarray:
         ctx.axis, ctx.index, ctx.alpha, ctx.source_dim = dim, index, alpha, source.ndim
+        if ctx.needs_input_grad and ctx.needs_input_grad[1]:
+            # PyTorch saves these only for source's gradient (source for its shape alone).
+            ctx.save_for_backward(index, source)
         result = a.copy()
         added = source if alpha == 1 else source * alpha
         target, places = _at_least_1d(result), _at_least_1d(index)
@@ -554,10 +549,13 @@ class IndexAdd(Op):
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         from ..tensor import Tensor
 
+        if not ctx.needs_input_grad[1]:
+            return grad, None
+        index, _ = ctx.saved_tensors  # source was saved for its shape, as PyTorch does
         if ctx.source_dim == 0:  # both are numbers (0-d): the one gradient is source's too
             read = grad
         else:
-            read = grad[(slice(None),) * ctx.axis + (Tensor(ctx.index.reshape(-1)),)]
+            read = grad[(slice(None),) * ctx.axis + (Tensor(index._array.reshape(-1)),)]
         return grad, read if ctx.alpha == 1 else read * ctx.alpha
 
 

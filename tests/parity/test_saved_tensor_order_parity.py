@@ -47,6 +47,10 @@ CASES = [
     ("Sin", "a.sin()"),
     ("Cos", "a.cos()"),
     ("Tanh", "a.tanh()"),
+    ("Log10", "p.log10()"),
+    ("Log2", "p.log2()"),
+    ("Exp in place", "a.clone().exp_()"),
+    ("Tanh in place", "a.clone().tanh_()"),
     ("Clamp", "a.clamp(-0.5, 0.5)"),
     ("Clamp min", "a.clamp(min=0.1)"),
     ("ClampTensor", "a.clamp(b, c)"),
@@ -79,6 +83,12 @@ CASES = [
     ("Prod", "a.prod()"),
     ("Prod dim", "a.prod(0)"),
     ("Cumsum", "a.cumsum(0)"),
+    ("Amax", "a.amax(0)"),
+    ("Amin", "a.amin(1, keepdims=True)"),
+    ("Logsumexp", "a.logsumexp(1)"),
+    ("Sort", "a.sort(1)[0]"),
+    ("SortStable", "a.sort(dim=0, stable=True, descending=True)[0]"),
+    ("Sort by position", "a.sort(0, True)[0]"),
     # linear algebra
     ("Mm", "M.mm(N)"),
     ("Mm constant right", "M.mm(K)"),
@@ -124,6 +134,7 @@ CASES = [
     ("Stack", "L.stack([a, b])"),
     ("Gather", "a.gather(1, L.tensor([[0], [1]]))"),
     ("Repeat", "a.repeat(2, 1)"),
+    ("IndexAdd", "a.index_add(0, L.tensor([1, 0]), b, alpha=2)"),
     ("SplitPiece", "a.split(1)[1]"),
     ("chunk", "a.chunk(2, 1)[0]"),
     # copies
@@ -160,6 +171,7 @@ CASES = [
     ("F.softmax", "F.softmax(a, 1)"),
     ("F.log_softmax", "F.log_softmax(a, 0)"),
     ("F.dropout", "F.dropout(a, 0.5, training=False)"),
+    ("F.one_hot (no gradient: nothing saved)", "F.one_hot(L.tensor([2, 0]), 3) * a[0, 0]"),
     ("F.dropout training", "F.dropout(a, 0.5)"),  # the mask is saved (values differ)
 ]
 
