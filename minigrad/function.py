@@ -741,6 +741,9 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
         output.grad_fn = node
         output._requires_grad = True
         output._output_nr = i
+        if output._base is not None and not _is_in(output, node._dirty):
+            # PyTorch forbids writing into it: the view's history would hide this backward.
+            output._creation_meta = copy_slices.MADE_IN_CUSTOM_FUNCTION
     if node._to_save:
         node._saved = [
             None
@@ -760,11 +763,15 @@ def _is_in(tensor: Any, tensors: Sequence[Any]) -> bool:
 def any_requires_grad(args: tuple[Any, ...]) -> bool:
     Tensor = _tensor.Tensor
     for value in args:
-        if isinstance(value, Tensor) and value._requires_grad:
-            return True
+        if isinstance(value, Tensor):
+            if value._base is not None:
+                value.grad_fn  # noqa: B018 - a view changed in place gets its history again
+            if value._requires_grad:
+                return True
     return False
 
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,
 # imported last: this works whichever of the two modules is imported first.
+from . import copy_slices  # noqa: E402
 from . import tensor as _tensor  # noqa: E402

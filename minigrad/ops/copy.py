@@ -63,6 +63,23 @@ class Zero(Fill):
     formula = "zero: ∂/∂a = 0"
 
 
+class FillWithTensor(Op):
+    """``x.fill_(value)`` with a 0-d tensor, which is how ``x[...] = 5.0`` and ``x[i] = 5.0``
+    fill in PyTorch: no gradient to the old values; ``value`` gets the sum of the gradient,
+    as it was copied into every place."""
+
+    name = "FillBackward3"
+    formula = "fill: ∂/∂a = 0,  ∂/∂value = Σ of the gradient"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        return grad * 0, grad.sum()
+
+
 class CopyFrom(Op):
     """``x.copy_(source)`` recorded: the gradient goes to ``source``, none to old ``x``."""
 
