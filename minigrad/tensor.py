@@ -379,6 +379,8 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        if self._base is not None and self._creation_meta is None:
+            self.grad_fn  # noqa: B018 - a view whose base now requires grad requires it too
         return self._requires_grad
 
     @requires_grad.setter

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
-from .base import Op
+from .base import Op, constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -77,7 +77,8 @@ class FillWithTensor(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        return grad * 0, grad.sum()
+        # Zeros with no history, as PyTorch's: the old values had no effect at all.
+        return constant(np.zeros_like(grad._array)), grad.sum()
 
 
 class CopyFrom(Op):
