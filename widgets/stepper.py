@@ -648,6 +648,11 @@ class _Frames:
             elif child is None and i == 0 and _graph.is_copy(step.node):
                 # copy_(destination, source): the destination's old values are overwritten.
                 items.append(f"<li>input {i}: the tensor copied into, no gradient needed</li>")
+            elif child is None and i == 0 and short_name(step.node) == "CopySlices":
+                items.append(
+                    f"<li>input {i}: the base as it was before the write, a constant, no "
+                    "gradient needed</li>"
+                )
             elif child is None:
                 items.append(f"<li>input {i}: a constant, no gradient needed</li>")
             elif grad is None:
