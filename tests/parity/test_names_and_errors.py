@@ -5,18 +5,18 @@ Known differences, documented here and in the lead's report:
 - Graphs of derivatives (create_graph=True): PyTorch's derivative formulas are nodes of
   their own (TanhBackwardBackward0, ...); minigrad's backward is written with Tensor ops,
   so its derivative graphs are made of MulBackward0, RsubBackward1, ...
-- ``t[0, index_tensor] = v`` (basic and advanced indexing in one) records
-  IndexPutBackward0 on ``t``, where PyTorch writes through the view ``t[0]`` and records
-  CopySlices (same values and gradients).
 - The version-counter error ends with minigrad's own hint (PyTorch's points to its anomaly
   detection, which minigrad does not have).
 - ``node.name()`` of PyTorch's C++ nodes is "torch::autograd::AccumulateGrad" /
-  "torch::autograd::CopyBackwards"; minigrad's is the same in its own namespace,
-  "minigrad::autograd::AccumulateGrad" (as dtypes read minigrad.float32); both libraries'
-  reprs show "AccumulateGrad".
+  "torch::autograd::CopyBackwards" / "torch::autograd::CopySlices"; minigrad's is the same
+  in its own namespace, "minigrad::autograd::AccumulateGrad" (as dtypes read
+  minigrad.float32); both libraries' reprs show "AccumulateGrad".
 - A view taken under ``no_grad`` of a tensor that requires grad: PyTorch marks it
   ``requires_grad=True`` (a leaf whose in-place changes it then forbids); in minigrad it is
-  an ordinary constant, as every other result made under ``no_grad``.
+  an ordinary constant, as every other result made under ``no_grad``, whose in-place
+  changes minigrad forbids too, with PyTorch's message. A view of such a view is refused
+  with that message too, where PyTorch's (its view has a grad_fn) begins "Output 0 of
+  Slice is a view of a view which was created in no_grad mode".
 - ``linspace`` can differ from PyTorch's in the last bit of some values (PyTorch's
   vectorised kernel rounds differently), by at most two ulps of the endpoints.
 """
@@ -281,6 +281,21 @@ def test_a_view_under_no_grad_is_a_documented_difference():
     with mg.no_grad():
         view = mine[0:2]
     assert not view.requires_grad and view.grad_fn is None
+
+
+def test_a_view_of_a_no_grad_view_is_refused_with_the_first_words_of_the_message():
+    said = {}
+    for L in (torch, mg):
+        y = L.ones(3, 2, requires_grad=True) * 1
+        with L.no_grad():
+            row = y[0]
+        with pytest.raises(RuntimeError) as caught:
+            row[1:].add_(1)
+        said[L] = str(caught.value)
+    shared = " no_grad mode and is being modified inplace with grad mode enabled. Given"
+    assert said[torch].startswith("Output 0 of Slice is a view of a view which was created in")
+    assert said[mg].startswith("A view was created in" + shared)
+    assert said[mg].split(" in no_grad mode")[1] == said[torch].split(" in no_grad mode")[1]
 
 
 def test_linspace_is_within_two_ulps_of_torch():
