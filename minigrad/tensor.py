@@ -603,14 +603,20 @@ class Tensor:
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
         if recorded and self._base is not None and result._grad_fn is not None:
-            base = self._base
-            positions = ops.positions_in_base(self._array, base._array)
-            base._grad_fn = CopySlices(base, positions, result._grad_fn)
-            base._requires_grad, base._output_nr = True, 0
-            self._regenerate_view_history()
+            self._rebase_view_history(result._grad_fn)
         elif recorded:
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
         return self
+
+    def _rebase_view_history(self, node: Node) -> None:
+        """This view was changed in place by ``node``'s op: its base's history becomes
+        ``CopySlices`` (the old history outside the view, ``node`` inside it), and the
+        view's own is made again from the base."""
+        base = self._base
+        positions = ops.positions_in_base(self._array, base._array)
+        base._grad_fn = CopySlices(base, positions, node)
+        base._requires_grad, base._output_nr = True, 0
+        self._regenerate_view_history()
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
         return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)

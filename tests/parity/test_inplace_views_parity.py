@@ -400,3 +400,43 @@ def test_version_error_names_the_view_and_the_base_as_torch_does():
         said[L] = str(caught.value).split(" Hint:")[0]
     assert "which is output 0 of AsStrided, is at version 1" in said[mg]
     assert said[mg] == said[torch].replace("torch.", "minigrad.")
+
+
+# ---------------------------------------------------------- a custom Function's mark_dirty
+def _doubling(F):
+    class Double(F.Function):
+        """Doubles its input in place and says so with ``mark_dirty``."""
+
+        @staticmethod
+        def forward(ctx, a):
+            a.mul_(2)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    return Double
+
+
+def test_a_function_that_marks_a_view_dirty_rebases_its_base_as_torch_does(run_both):
+    def scenario(L, F, log):
+        x = leaf(L, M)
+        y = x * x
+        row = y[1]
+        out = _doubling(F).apply(row)
+        log += [out is row, name_tree(row.grad_fn), name_tree(y.grad_fn)]
+        log += [row._version, y._version, y]
+        log_derivatives(L, log, (y * y).sum(), [x])
+        z = x * 1
+        _doubling(F).apply(z)
+        log.append(z._version)  # marking dirty counts as a change, view or not
+
+    log = run_both(scenario)
+    assert "CopySlices(MulBackward0(AccumulateGrad, AccumulateGrad))" in log  # y's history
+
+
+def test_a_function_that_marks_a_view_of_a_leaf_dirty_is_refused_as_by_torch(run_both):
+    log = run_both(_refusal(lambda L, F: _doubling(F).apply(leaf(L, M)[0])))
+    assert log[-1][0] == "RuntimeError"
