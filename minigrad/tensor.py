@@ -580,6 +580,12 @@ class Tensor:
         history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
         new version and refuse to backward with stale values."""
         recorded = self._inplace_is_recorded(other)
+        if isinstance(other, Tensor) and _overlaps_partly(self._array, other._array):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
         if any(n > 1 and step == 0 for n, step in zip(self._array.shape, self._array.strides)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
@@ -595,6 +601,11 @@ class Tensor:
         else:
             with no_grad():
                 result = op(self)
+        if result._array.shape != self._array.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                f"{list(result.shape)}"
+            )
         if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
             raise RuntimeError(
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
@@ -688,10 +699,15 @@ class Tensor:
             return
         target = self if ops.keeps_everything(index, self.shape) else self[index]
         value = _operand(value)
-        if value.ndim == 0:
+        if value.shape != target.shape and value.ndim == 0:
             target._apply_inplace(lambda t: ops.FillWithTensor.apply(t, value), value)
-        else:
-            target.copy_(value)
+            return
+        if value.shape != target.shape:  # PyTorch views it without leading 1s, then expands
+            ones = next((i for i, n in enumerate(value.shape) if n != 1), value.ndim)
+            value = value.view(value.shape[ones:])
+            if value.shape != target.shape:
+                value = value.expand(target.shape)
+        target.copy_(value)
 
     # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
     def __add__(self, other: Any) -> Tensor:
@@ -1333,6 +1349,17 @@ def as_tensor_like(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     return Tensor(np.asarray(value, dtype=like._array.dtype))
+
+
+def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
+    """Whether an in-place op would read memory it writes, other than element for element
+    (``y[0:2].add_(y[1:])``): PyTorch refuses that; ``y.add_(y)`` is fine."""
+    if not np.may_share_memory(written, read):
+        return False
+    same = (written.__array_interface__["data"][0], written.shape, written.strides)
+    if same == (read.__array_interface__["data"][0], read.shape, read.strides):
+        return False
+    return bool(np.shares_memory(written, read))
 
 
 def _only_first_output(tensor: Tensor, what: str) -> None:

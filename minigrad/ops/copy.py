@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
+from ..shapes import broadcast_shape
 from .base import Op, constant
 
 if TYPE_CHECKING:
@@ -89,6 +90,11 @@ class CopyFrom(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, source: np.ndarray) -> np.ndarray:
+        shape = broadcast_shape(a.shape, source.shape)  # PyTorch's error if they clash
+        if shape != a.shape:
+            raise RuntimeError(
+                f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}"
+            )
         return np.broadcast_to(source, a.shape).astype(a.dtype)
 
     @staticmethod

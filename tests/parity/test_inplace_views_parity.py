@@ -162,6 +162,10 @@ def assignments(L, F, log):
         ("advanced then int", lambda y: y.__setitem__((index, 1), v)),
         ("slice then advanced", lambda y: y.__setitem__((slice(1, None), index), 0.25)),
         ("full slice then advanced", lambda y: y.__setitem__((slice(None), index), 0.25)),
+        ("one row into two", lambda y: y.__setitem__(slice(0, 2), ROW_OF(L) * s)),
+        ("leading ones dropped", lambda y: y.__setitem__(1, (ROW_OF(L) * s).reshape(1, 4))),
+        ("a column of ones", lambda y: y.__setitem__((slice(None), 0), s.reshape(1))),
+        ("0-d into 0-d", lambda y: y.__setitem__((0, 0), s * 3)),
     ]:
         y = x * 1
         write(y)
@@ -370,8 +374,29 @@ REFUSALS = {
     "saved view changed through its base": lambda L, F: _saved_view_base_changed(L),
     "dC saved, then another row written": lambda L, F: _backprop_ninja_saved(L),
     "expanded view": lambda L, F: (leaf(L, ROW) * 1).expand(3, 4).add_(1),
+    "setitem of a value that does not expand": lambda L, F: L.zeros(3, 2).__setitem__(0, L.ones(3)),
+    "setitem from an overlapping slice": lambda L, F: _shifted(L, lambda y: y[1:], "setitem"),
+    "add_ from an overlapping slice": lambda L, F: _shifted(L, lambda y: y[1:], "add_"),
+    "copy_ from its own transpose": lambda L, F: _shifted(L, lambda y: y.t(), "copy_"),
+    "copy_ of a source that clashes": lambda L, F: L.zeros(3, 2).copy_(L.ones(3)),
+    "copy_ of a source that is larger": lambda L, F: L.zeros(3, 2).copy_(L.ones(4, 1, 2)),
+    "add_ of an operand that is larger": lambda L, F: L.zeros(3, 2).add_(L.ones(4, 1, 2)),
+    "add_ into a number": lambda L, F: L.zeros(()).add_(L.ones(1)),
     "expanded view of a constant": lambda L, F: L.zeros(4).expand(2, 4).add_(1),
 }
+
+
+def _shifted(L, source, how):
+    """An in-place write whose source overlaps the memory written, not element for
+    element: PyTorch refuses it (``y.add_(y)`` is fine)."""
+    y = L.arange(4.0).reshape(2, 2) if how == "copy_" else L.arange(3.0)
+    y.add_(y)  # the same memory, element for element: allowed
+    if how == "setitem":
+        y[0:2] = source(y)
+    elif how == "add_":
+        y[0:2].add_(source(y))
+    else:
+        y.copy_(source(y))
 
 
 def _no_grad_view(L):
