@@ -370,7 +370,10 @@ class Tensor:
     def _regenerate_view_history(self) -> None:
         """A view's history, made again from its base after an in-place change (PyTorch
         leaves a view with no history alone while its base needs no gradient)."""
-        if self._grad_fn is None and not self._base._requires_grad:
+        base = self._base
+        if self._grad_fn is None and not base._requires_grad:
+            return
+        if not np.may_share_memory(self._array, base._array):  # base.data was replaced
             return
         if self._creation_meta is not None:
             raise view_modified_error(self, self._creation_meta, directly=False)
@@ -481,6 +484,14 @@ class Tensor:
         return detached
 
     def detach_(self) -> Tensor:
+        if self._base is not None:  # its history comes back from its base's: refused
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -613,7 +624,8 @@ class Tensor:
             )
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
-        if recorded and self._base is not None and result._grad_fn is not None:
+        viewed = self._base is not None and np.may_share_memory(self._array, self._base._array)
+        if recorded and viewed and result._grad_fn is not None:
             self._rebase_view_history(result._grad_fn)
         elif recorded:
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad

@@ -180,6 +180,9 @@ def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
     """
     itemsize = base.itemsize
     low, high = np.lib.array_utils.byte_bounds(base)
+    view_low, view_high = np.lib.array_utils.byte_bounds(view)
+    if view.size and not low <= view_low <= view_high <= high:
+        raise RuntimeError("a view must lie in its base's memory")  # never read beyond it
     # One number per element of the memory the base spans, the base's own place in it
     # written at each of its elements; the view then reads those numbers through its own
     # strides from its own start.

@@ -382,6 +382,8 @@ REFUSALS = {
     "copy_ of a source that is larger": lambda L, F: L.zeros(3, 2).copy_(L.ones(4, 1, 2)),
     "add_ of an operand that is larger": lambda L, F: L.zeros(3, 2).add_(L.ones(4, 1, 2)),
     "add_ into a number": lambda L, F: L.zeros(()).add_(L.ones(1)),
+    "detach_ of a view": lambda L, F: (leaf(L, M) * 1)[0].detach_(),
+    "detach_ of a view of a constant": lambda L, F: L.zeros(3)[1:].detach_(),
     "expanded view of a constant": lambda L, F: L.zeros(4).expand(2, 4).add_(1),
 }
 
