@@ -25,7 +25,7 @@ tensor([2., 2., 2.])
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -145,7 +145,7 @@ def view_modified_error(view: Tensor, how: str, directly: bool) -> RuntimeError:
     return RuntimeError(message)
 
 
-def regenerated_history(view: Tensor) -> Any:
+def regenerated_history(view: Tensor) -> Node:
     """The view's new ``grad_fn``: ``AsStridedBackward0``, reading the view off its base's
     present history (made without running anything: the view's values are already there)."""
     from .function import BackwardNode
