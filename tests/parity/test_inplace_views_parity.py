@@ -467,3 +467,49 @@ def test_a_function_that_marks_a_view_dirty_rebases_its_base_as_torch_does(run_b
 def test_a_function_that_marks_a_view_of_a_leaf_dirty_is_refused_as_by_torch(run_both):
     log = run_both(_refusal(lambda L, F: _doubling(F).apply(leaf(L, M)[0])))
     assert log[-1][0] == "RuntimeError"
+
+
+# ----------------------------------------------------- every view × every in-place op
+VIEWS = {
+    "y[1]": lambda y: y[1],
+    "y[:, 2]": lambda y: y[:, 2],
+    "y[0:2, 1:3]": lambda y: y[0:2, 1:3],
+    "y[::2, ::3]": lambda y: y[::2, ::3],
+    "y.t()": lambda y: y.t(),
+    "y.T[1:]": lambda y: y.T[1:],
+    "y.view(12)[3:7]": lambda y: y.view(12)[3:7],
+    "y[1][1:]": lambda y: y[1][1:],
+    "y.unsqueeze(0)[0, 2]": lambda y: y.unsqueeze(0)[0, 2],
+    "y.transpose(0, 1)[3]": lambda y: y.transpose(0, 1)[3],
+    "y[None]": lambda y: y[None],
+}
+IN_PLACE = {
+    "add_(w)": lambda v, w: v.add_(w),
+    "add_(w, alpha=2)": lambda v, w: v.add_(w, alpha=2),
+    "sub_(0.5)": lambda v, w: v.sub_(0.5),
+    "mul_(w)": lambda v, w: v.mul_(w),
+    "div_(w)": lambda v, w: v.div_(w),
+    "pow_(2)": lambda v, w: v.pow_(2),
+    "copy_(w)": lambda v, w: v.copy_(w),
+    "fill_(2.0)": lambda v, w: v.fill_(2.0),
+    "zero_()": lambda v, w: v.zero_(),
+    "clamp_(-0.5, 0.5)": lambda v, w: v.clamp_(-0.5, 0.5),
+    "+= w * w": lambda v, w: v.__iadd__(w * w),
+}
+
+
+@pytest.mark.parametrize("view", VIEWS.values(), ids=VIEWS.keys())
+@pytest.mark.parametrize("change", IN_PLACE.values(), ids=IN_PLACE.keys())
+def test_each_in_place_op_through_each_view_matches_torch(run_both, view, change):
+    def scenario(L, F, log):
+        x = leaf(L, M)
+        y = x.sin()
+        seen = view(y)
+        w_values = np.random.default_rng(7).standard_normal(tuple(seen.shape))
+        w = leaf(L, 1.5 + np.abs(w_values))  # the same in both libraries, away from 0
+        change(seen, w)
+        log += [name_tree(seen.grad_fn), name_tree(y.grad_fn), seen._version, y]
+        log_derivatives(L, log, (y * y * y).sum() + (seen * 2).sum(), [x, w])
+
+    log = run_both(scenario)
+    assert any(isinstance(entry, str) and "CopySlices" in entry for entry in log)
