@@ -377,8 +377,9 @@ class Tensor:
             return
         if self._creation_meta is not None:
             raise view_modified_error(self, self._creation_meta, directly=False)
-        self.grad_fn = regenerated_history(self)
+        old, self.grad_fn = self._grad_fn, regenerated_history(self)
         self._requires_grad, self._output_nr = True, 0
+        _move_retained_grad(self, old, self._grad_fn)
 
     @property
     def requires_grad(self) -> bool:
@@ -628,6 +629,7 @@ class Tensor:
         if recorded and viewed and result._grad_fn is not None:
             self._rebase_view_history(result._grad_fn)
         elif recorded:
+            _move_retained_grad(self, self._grad_fn, result._grad_fn)
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
         return self
 
@@ -637,7 +639,8 @@ class Tensor:
         view's own is made again from the base."""
         base = self._base
         positions = ops.positions_in_base(self._array, base._array)
-        base._grad_fn = CopySlices(base, positions, node)
+        old, base._grad_fn = base._grad_fn, CopySlices(base, positions, node)
+        _move_retained_grad(base, old, base._grad_fn)
         base._requires_grad, base._output_nr = True, 0
         self._regenerate_view_history()
 
@@ -1372,6 +1375,15 @@ def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
     if same == (read.__array_interface__["data"][0], read.shape, read.strides):
         return False
     return bool(np.shares_memory(written, read))
+
+
+def _move_retained_grad(tensor: Tensor, old: Node | None, new: Node | None) -> None:
+    """``retain_grad()`` follows a tensor to its new ``grad_fn`` after an in-place change,
+    as in PyTorch: ``.grad`` is then the gradient of its new value."""
+    if old is None or new is None or old.retained_tensor is None:
+        return
+    if old.retained_tensor() is tensor:
+        new.retained_tensor, old.retained_tensor = old.retained_tensor, None
 
 
 def _only_first_output(tensor: Tensor, what: str) -> None:

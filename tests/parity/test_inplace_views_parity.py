@@ -513,3 +513,19 @@ def test_each_in_place_op_through_each_view_matches_torch(run_both, view, change
 
     log = run_both(scenario)
     assert any(isinstance(entry, str) and "CopySlices" in entry for entry in log)
+
+
+def test_retain_grad_follows_a_tensor_changed_in_place_as_in_torch(run_both):
+    def scenario(L, F, log):
+        for where in ("base through a view", "itself", "the view itself"):
+            x = leaf(L, ROW)
+            y = x.sin()
+            part = y[1:3]
+            kept = part if where == "the view itself" else y
+            kept.retain_grad()
+            (part if where != "itself" else y).mul_(3)
+            (y * y).sum().backward()
+            log += [where, kept.grad, kept.retains_grad, x.grad]
+
+    log = run_both(scenario)
+    assert len(log) == 12 and log[1] is not None
