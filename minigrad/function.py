@@ -756,17 +756,30 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
     for i, output in enumerate(listed):
         if not isinstance(output, Tensor) or _is_in(output, node._non_differentiable):
             continue
-        if _is_in(output, node._dirty):
+        dirty = _is_in(output, node._dirty)
+        if dirty:
+            base = output._base
+            if base is not None and base._requires_grad and base._grad_fn is None:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
             if output.grad_fn is None and output._requires_grad:
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
+            output._version_counter.bump()  # PyTorch counts the marked change too
         elif _is_in(output, args):
             # An input returned as it is: PyTorch gives back a view of it with new history.
             listed[i] = output = Tensor._from_op(output._array.view(), None, output)
         output.grad_fn = node
         output._requires_grad = True
         output._output_nr = i
+        if output._base is not None and not dirty:
+            # PyTorch forbids writing into it: the view's history would hide this backward.
+            output._creation_meta = copy_slices.MADE_IN_CUSTOM_FUNCTION
+        elif output._base is not None and node.num_outputs == 1:
+            output._rebase_view_history(node)  # changed in place: its base's history too
     if node._to_save:
         node._saved = [
             None
@@ -786,11 +799,15 @@ def _is_in(tensor: Any, tensors: Sequence[Any]) -> bool:
 def any_requires_grad(args: tuple[Any, ...]) -> bool:
     Tensor = _tensor.Tensor
     for value in args:
-        if isinstance(value, Tensor) and value._requires_grad:
-            return True
+        if isinstance(value, Tensor):
+            if value._base is not None:
+                value.grad_fn  # noqa: B018 - a view changed in place gets its history again
+            if value._requires_grad:
+                return True
     return False
 
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,
 # imported last: this works whichever of the two modules is imported first.
+from . import copy_slices  # noqa: E402
 from . import tensor as _tensor  # noqa: E402

@@ -27,6 +27,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import dtypes, ops, shapes
+from .copy_slices import (
+    MADE_IN_NO_GRAD,
+    CopySlices,
+    regenerated_history,
+    view_modified_error,
+)
 from .device import CPU, device, to_device
 from .function import AccumulateGrad, Node, SavedTensor, keepers_of_saved_values, short_name
 from .grad_mode import is_grad_enabled, no_grad
@@ -185,8 +191,13 @@ class Tensor:
     # What most tensors never change is a class attribute: an op makes a tensor for every
     # result, and setting nine attributes each time cost more than the arithmetic on a scalar.
     _grad: Tensor | None = None
-    grad_fn: Node | None = None
+    _grad_fn: Node | None = None  # read through the grad_fn property
     _base: Tensor | None = None  # the tensor a view shares memory with
+    # A view's: the version of the memory when its grad_fn was set (a newer one means the
+    # history must be made again from the base), and how it was made when that forbids
+    # in-place changes (a constant of copy_slices.py), as PyTorch's CreationMeta.
+    _view_version = 0
+    _creation_meta: str | None = None
     _hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # a list from the first hook on
     _post_accumulate_grad_hooks: Sequence[Callable[[Tensor], None]] = ()  # likewise
     _accumulator: weakref.ref[AccumulateGrad] | None = None
@@ -215,10 +226,16 @@ class Tensor:
         result._version_counter = VersionCounter()
         result._requires_grad = node is not None
         if node is not None:
-            result.grad_fn = node
+            result._grad_fn = node
         if base is not None and np.shares_memory(array, base._array):
             result._base = base if base._base is None else base._base
             result._version_counter = base._version_counter
+            result._view_version = base._version_counter.value
+            # A view of a view inherits how the first was made, unless this one is made
+            # under no_grad.
+            made = base._creation_meta if is_grad_enabled() else MADE_IN_NO_GRAD
+            if made is not None:
+                result._creation_meta = made
         return result
 
     @classmethod
@@ -252,8 +269,9 @@ class Tensor:
     def _edge(self) -> tuple[Node | None, int]:
         """Where a gradient for this tensor goes: its ``grad_fn``, or for a leaf that
         requires grad its ``AccumulateGrad`` node (one per leaf while a graph holds it)."""
-        if self.grad_fn is not None:
-            return (self.grad_fn, self._output_nr)
+        node = self.grad_fn
+        if node is not None:
+            return (node, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
         accumulator = self._accumulator() if self._accumulator is not None else None
@@ -393,7 +411,44 @@ class Tensor:
 
     # -- autograd attributes ----------------------------------------------------------------
     @property
+    def grad_fn(self) -> Node | None:
+        """The node that made this tensor, ``None`` for a leaf. A view whose memory changed
+        in place since its history was set (through itself, its base or another view)
+        gets it made again from its base, as in PyTorch: ``AsStridedBackward0``.
+
+        >>> import minigrad as mg
+        >>> y = mg.ones(3, requires_grad=True) * 1
+        >>> first = y[0]
+        >>> y.mul_(2).grad_fn, first.grad_fn
+        (<MulBackward0 object>, <AsStridedBackward0 object>)
+        """
+        if self._base is not None and self._view_version != self._version_counter.value:
+            self._regenerate_view_history()
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Node | None) -> None:
+        self._grad_fn = node
+        self._view_version = self._version_counter.value
+
+    def _regenerate_view_history(self) -> None:
+        """A view's history, made again from its base after an in-place change (PyTorch
+        leaves a view with no history alone while its base needs no gradient)."""
+        base = self._base
+        if self._grad_fn is None and not base._requires_grad:
+            return
+        if not np.may_share_memory(self._array, base._array):  # base.data was replaced
+            return
+        if self._creation_meta is not None:
+            raise view_modified_error(self, self._creation_meta, directly=False)
+        old, self.grad_fn = self._grad_fn, regenerated_history(self)
+        self._requires_grad, self._output_nr = True, 0
+        _move_retained_grad(self, old, self._grad_fn)
+
+    @property
     def requires_grad(self) -> bool:
+        if self._base is not None and self._creation_meta is None:
+            self.grad_fn  # noqa: B018 - a view whose base now requires grad requires it too
         return self._requires_grad
 
     @requires_grad.setter
@@ -494,6 +549,14 @@ class Tensor:
         return detached
 
     def detach_(self) -> Tensor:
+        if self._base is not None:  # its history comes back from its base's: refused
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -584,36 +647,50 @@ class Tensor:
         )
 
     # -- changing values in place -----------------------------------------------------------
-    def _check_inplace(self) -> None:
+    def _inplace_is_recorded(self, other: Any) -> bool:
+        """Whether an in-place change is recorded, after PyTorch's refusals: never under
+        no_grad, else when this tensor (a view: or its base) or ``other`` requires grad."""
         if not is_grad_enabled():
-            return
-        if self.grad_fn is None and self._requires_grad:
+            return False
+        base = self._base
+        if not (
+            self._requires_grad
+            or (base is not None and base._requires_grad)
+            or getattr(other, "requires_grad", False)
+        ):
+            return False
+        if base is not None:
+            if self._creation_meta is not None:
+                raise view_modified_error(self, self._creation_meta, directly=True)
+            if base._requires_grad and base._grad_fn is None:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
+        if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
-        if self._base is not None and self._base._requires_grad:
-            if not self._requires_grad:  # the view was taken under no_grad
-                raise RuntimeError(
-                    "A view was created in no_grad mode and is being modified inplace with grad "
-                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                    "forbidden. You can clarify your code by moving both the view and the "
-                    "inplace either both inside the no_grad block (if you don't want the "
-                    "inplace to be tracked) or both outside (if you want the inplace to be "
-                    "tracked)."
-                )
-            raise RuntimeError(
-                "minigrad does not record in-place operations on a view of a tensor that "
-                "requires grad; use the out-of-place form (y = y + 1) instead."
-            )
+        return True
 
     def _apply_inplace(self, op: Callable[[Tensor], Tensor], other: Any = None) -> Tensor:
         """Write ``op(self)`` into this tensor's memory. When the change is recorded, the
-        tensor's history continues from the op (PyTorch's rebase), and ops that saved this
-        tensor earlier notice the new version and refuse to backward with stale values."""
-        self._check_inplace()
-        recorded = is_grad_enabled() and (
-            self._requires_grad or getattr(other, "requires_grad", False)
-        )
+        tensor's history continues from the op (PyTorch's rebase; for a view, its base's
+        history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
+        new version and refuse to backward with stale values."""
+        recorded = self._inplace_is_recorded(other)
+        if isinstance(other, Tensor) and _overlaps_partly(self._array, other._array):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
+        if any(n > 1 and step == 0 for n, step in zip(self._array.shape, self._array.strides)):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation."
+            )
         if recorded:
             # The op runs on a copy with the same place in the graph, so whatever it saves
             # for backward is the value from before the write.
@@ -623,6 +700,11 @@ class Tensor:
         else:
             with no_grad():
                 result = op(self)
+        if result._array.shape != self._array.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                f"{list(result.shape)}"
+            )
         if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
             raise RuntimeError(
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
@@ -632,8 +714,13 @@ class Tensor:
             keepers_of_saved_values[-1].before_write(self)
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
-        if recorded:
+        viewed = self._base is not None and np.may_share_memory(self._array, self._base._array)
+        if recorded and viewed and result._grad_fn is not None:
+            self._rebase_view_history(result._grad_fn)
+        elif recorded:
+            _move_retained_grad(self, self._grad_fn, result._grad_fn)
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
+        if recorded:
             _saved_result_is_now(self, result)
         return self
 
@@ -652,6 +739,17 @@ class Tensor:
         tensor([4., 0., 2.])
         """
         return self._apply_inplace(lambda t: t.index_add(dim, index, source, alpha=alpha), source)
+
+    def _rebase_view_history(self, node: Node) -> None:
+        """This view was changed in place by ``node``'s op: its base's history becomes
+        ``CopySlices`` (the old history outside the view, ``node`` inside it), and the
+        view's own is made again from the base."""
+        base = self._base
+        positions = ops.positions_in_base(self._array, base._array)
+        old, base._grad_fn = base._grad_fn, CopySlices(base, positions, node)
+        _move_retained_grad(base, old, base._grad_fn)
+        base._requires_grad, base._output_nr = True, 0
+        self._regenerate_view_history()
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
         return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)
@@ -695,7 +793,43 @@ class Tensor:
         return self.div_(other)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self._apply_inplace(lambda t: ops.IndexPut.apply(t, _operand(value), index=index), value)
+        """``x[index] = value``, as PyTorch does it. A basic index (numbers, slices, ``None``,
+        ``...``) writes into the view ``x[index]``, or into ``x`` when it keeps everything:
+        ``fill_`` for a number or a 0-d tensor, else ``copy_`` (through a view, ``x``'s
+        node becomes ``CopySlices``). The advanced part of an index (tensors, lists,
+        masks) is one ``IndexPutBackward0``, into that view or into ``x``.
+
+        >>> import minigrad as mg
+        >>> y = mg.ones(2, 3, requires_grad=True) * 1
+        >>> y[0] = 5.0
+        >>> y.grad_fn
+        <CopySlices object>
+        >>> y[mg.tensor([1])] = 0.0
+        >>> y.grad_fn
+        <IndexPutBackward0 object>
+        """
+        if not ops.is_basic_index(index):
+            # The basic items first, as a view (x[0, [1, 2]] writes into x[0]), unless
+            # numpy must take the index whole.
+            normalized = ops.normalize_index(index)
+            steps = (
+                None if isinstance(normalized, slice) else ops.basic_then_advanced(self, normalized)
+            )
+            target, rest = steps if steps is not None else (self, index)
+            put = lambda t: ops.IndexPut.apply(t, _operand(value), index=rest)  # noqa: E731
+            target._apply_inplace(put, value)
+            return
+        target = self if ops.keeps_everything(index, self.shape) else self[index]
+        value = _operand(value)
+        if value.shape != target.shape and value.ndim == 0:
+            target._apply_inplace(lambda t: ops.FillWithTensor.apply(t, value), value)
+            return
+        if value.shape != target.shape:  # PyTorch views it without leading 1s, then expands
+            ones = next((i for i, n in enumerate(value.shape) if n != 1), value.ndim)
+            value = value.view(value.shape[ones:])
+            if value.shape != target.shape:
+                value = value.expand(target.shape)
+        target.copy_(value)
 
     # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
     def __add__(self, other: Any) -> Tensor:
@@ -1479,6 +1613,26 @@ def as_tensor_like(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     return Tensor(np.asarray(value, dtype=like._array.dtype))
+
+
+def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
+    """Whether an in-place op would read memory it writes, other than element for element
+    (``y[0:2].add_(y[1:])``): PyTorch refuses that; ``y.add_(y)`` is fine."""
+    if not np.may_share_memory(written, read):
+        return False
+    same = (written.__array_interface__["data"][0], written.shape, written.strides)
+    if same == (read.__array_interface__["data"][0], read.shape, read.strides):
+        return False
+    return bool(np.shares_memory(written, read))
+
+
+def _move_retained_grad(tensor: Tensor, old: Node | None, new: Node | None) -> None:
+    """``retain_grad()`` follows a tensor to its new ``grad_fn`` after an in-place change,
+    as in PyTorch: ``.grad`` is then the gradient of its new value."""
+    if old is None or new is None or old.retained_tensor is None:
+        return
+    if old.retained_tensor() is tensor:
+        new.retained_tensor, old.retained_tensor = old.retained_tensor, None
 
 
 def _only_first_output(tensor: Tensor, what: str) -> None:

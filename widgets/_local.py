@@ -224,7 +224,25 @@ def _mm(saved: dict) -> list[Local | None]:
     return [first, second]
 
 
+def _copy_slices(saved: dict) -> list[Local | None]:
+    """A base written into through a view: no single number multiplies the gradient, so
+    each input says where its part of the gradient comes from."""
+    base = Local(
+        "1 outside the view; inside it, the in-place op's derivative",
+        how=(
+            "the gradient is kept where the view did not reach; where it did, it is "
+            "replaced by what the in-place op sends back to the view's old values"
+        ),
+    )
+    written = Local(
+        "the in-place op's derivative, inside the view",
+        how="the gradient inside the view, sent through the in-place op to this input",
+    )
+    return [base, written, written, written]  # the in-place op has at most three inputs
+
+
 TABLE: dict[str, Callable[[dict], list[Local | None]]] = {
+    "minigrad::autograd::CopySlices": _copy_slices,
     "AddBackward0": lambda saved: _add(saved, 1),
     "SubBackward0": lambda saved: _add(saved, -1),
     "RsubBackward1": lambda saved: [_constant(-1)],

@@ -827,6 +827,14 @@ class _Frames:
                 items.append(
                     html("<li>input {}: the tensor copied into, no gradient needed</li>", i)
                 )
+            elif child is None and i == 0 and short_name(step.node) == "CopySlices":
+                items.append(
+                    html(
+                        "<li>input {}: the base as it was before the write, a constant, no "
+                        "gradient needed</li>",
+                        i,
+                    )
+                )
             elif child is None:
                 items.append(html("<li>input {}: a constant, no gradient needed</li>", i))
             elif grad is None:

@@ -68,6 +68,7 @@ written                             class               file          local deri
 ``a.squeeze(dim)``                  Squeeze             views         reshaped back
 (the end of ``v @ M``)              SqueezeInPlace      views         reshaped back
 ``a.expand(shape)``                 Expand              views         summed over the copies
+(a view after an in-place change)   AsStrided           views         put back at the view's places
 ``a[i]``                            Index               index         scattered back to i
 (the gradient of ``a[i]``)          IndexPutAccumulate  index         read back at i
 ``a[i] = v``                        IndexPut            index         0 at i for a; read at i for v
@@ -82,6 +83,7 @@ written                             class               file          local deri
 ``a.to(dtype)``                     ToCopy              copy          cast back
 ``a.clone()``                       Clone               copy          1
 ``a.fill_(v)``, ``a.zero_()``       Fill, Zero          copy          0
+``a[...] = 5.0`` (a 0-d value)      FillWithTensor      copy          0 for a; Σ g for the value
 ``a.copy_(b)``                      CopyFrom            copy          0 for a, 1 for b
 ``F.mse_loss(x, y)``                MseLoss             losses        2(x−y), ÷ n for the mean
 ``F.nll_loss(logp, t)``             NllLoss             losses        −1 at the target class
@@ -108,7 +110,7 @@ from .arithmetic import (
     Sub,
 )
 from .base import Elementwise, Op
-from .copy import Clone, CopyFrom, Fill, ToCopy, Zero
+from .copy import Clone, CopyFrom, Fill, FillWithTensor, ToCopy, Zero
 from .index import (
     Cat,
     Gather,
@@ -122,11 +124,15 @@ from .index import (
     SortStable,
     SplitPiece,
     Stack,
+    basic_then_advanced,
     check_in_bounds,
     chunk,
     index,
     index_add,
     sort,
+    is_basic_index,
+    keeps_everything,
+    normalize_index,
     split,
 )
 from .linalg import Addmm, Bmm, Dot, LinalgVectorNorm, Mm, Mv, matmul
@@ -170,6 +176,7 @@ from .unary import (
     where,
 )
 from .views import (
+    AsStrided,
     Expand,
     Permute,
     ReshapeAlias,
@@ -180,4 +187,5 @@ from .views import (
     UnsafeView,
     Unsqueeze,
     View,
+    positions_in_base,
 )

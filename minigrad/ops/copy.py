@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
-from .base import Op
+from ..shapes import broadcast_shape
+from .base import Op, constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -63,6 +64,24 @@ class Zero(Fill):
     formula = "zero: ∂/∂a = 0"
 
 
+class FillWithTensor(Op):
+    """``x.fill_(value)`` with a 0-d tensor, which is how ``x[...] = 5.0`` and ``x[i] = 5.0``
+    fill in PyTorch: no gradient to the old values; ``value`` gets the sum of the gradient,
+    as it was copied into every place."""
+
+    name = "FillBackward3"
+    formula = "fill: ∂/∂a = 0,  ∂/∂value = Σ of the gradient"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
+        # Zeros with no history, as PyTorch's: the old values had no effect at all.
+        return constant(np.zeros_like(grad._array)), grad.sum()
+
+
 class CopyFrom(Op):
     """``x.copy_(source)`` recorded: the gradient goes to ``source``, none to old ``x``."""
 
@@ -71,6 +90,11 @@ class CopyFrom(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, source: np.ndarray) -> np.ndarray:
+        shape = broadcast_shape(a.shape, source.shape)  # PyTorch's error if they clash
+        if shape != a.shape:
+            raise RuntimeError(
+                f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}"
+            )
         return np.broadcast_to(source, a.shape).astype(a.dtype)
 
     @staticmethod

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..copy_slices import MADE_BY_MULTI_OUTPUT
 from ..function import Context
+from ..grad_mode import is_grad_enabled
 from ..shapes import normalize_dims
 from .base import Op, constant
 from .views import Unsqueeze
@@ -32,7 +34,12 @@ class Index(Op):
         ctx.node_name = _index_node_name(index)
         ctx.save_for_backward(*index_arrays(index))  # as PyTorch saves its index tensors
         try:
-            return a[index]
+            picked = a[index]
+            if type(picked) is not np.ndarray and is_basic_index(index):
+                # numpy gives a copied number for x[1] of a vector; x[1, ...] is the 0-d
+                # view that PyTorch's select returns.
+                picked = a[(*index, Ellipsis) if isinstance(index, tuple) else (index, Ellipsis)]
+            return picked
         except IndexError as error:
             raise IndexError(_index_message(error, a.shape)) from None
 
@@ -66,9 +73,23 @@ def index(a: Tensor, index: Any) -> Tensor:
     index = normalize_index(index)
     if isinstance(index, slice):  # a lone slice is recorded even when it keeps everything
         return Index.apply(a, index=index)
+    steps = basic_then_advanced(a, index)
+    if steps is None:
+        return Index.apply(a, index=index)
+    result, advanced = steps
+    if advanced is not None:
+        return Index.apply(result, index=advanced)
+    return Index.apply(a, index=Ellipsis) if result is a else result
+
+
+def basic_then_advanced(a: Tensor, index: Any) -> tuple[Tensor, tuple[Any, ...] | None] | None:
+    """``a[index]`` (an index made by ``normalize_index``) in PyTorch's two steps: the view
+    that its basic items make (``a`` itself when none of them changes anything), and the
+    advanced part (lists, tensors, masks) to apply to that view, or None if there is none.
+    None altogether for an index numpy must take in one step (``x[True]``)."""
     parts = index if isinstance(index, tuple) else (index,)
     if not all(_is_chainable(p) for p in parts):
-        return Index.apply(a, index=index)
+        return None
     specified = sum(
         (p.ndim if p.dtype == np.bool_ else 1) if isinstance(p, np.ndarray) else 1
         for p in parts
@@ -95,12 +116,12 @@ def index(a: Tensor, index: Any) -> Tensor:
         else:  # an integer selects, and its dimension disappears
             check_in_bounds(part, result.shape[dim], source)
             result, source = Index.apply(result, index=(slice(None),) * dim + (part,)), source + 1
-    if advanced:
-        positions: list[Any] = []
-        for where, array in advanced:
-            positions += [slice(None)] * (where - len(positions)) + [array]
-        return Index.apply(result, index=tuple(positions))
-    return Index.apply(a, index=Ellipsis) if result is a else result
+    if not advanced:
+        return result, None
+    positions: list[Any] = []
+    for where, array in advanced:
+        positions += [slice(None)] * (where - len(positions)) + [array]
+    return result, tuple(positions)
 
 
 def _slice_keeps_everything(part: slice, size: int) -> bool:
@@ -112,6 +133,41 @@ def _slice_keeps_everything(part: slice, size: int) -> bool:
     if part.stop is None:
         return True
     return (part.stop + size if part.stop < 0 else part.stop) >= size
+
+
+def is_basic_index(index: Any) -> bool:
+    """Whether ``x[index]`` is a view: numbers, slices, ``None`` and ``...`` only (a 0-d
+    integer tensor counts as its number), no lists, tensors or masks.
+
+    >>> is_basic_index((0, slice(1, None))), is_basic_index([0, 2])
+    (True, False)
+    """
+    index = normalize_index(index)
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(
+        part is None
+        or part is Ellipsis
+        or isinstance(part, slice)
+        or (isinstance(part, int | np.integer) and not isinstance(part, bool | np.bool_))
+        for part in parts
+    )
+
+
+def keeps_everything(index: Any, shape: tuple[int, ...]) -> bool:
+    """Whether a basic index selects the whole tensor as it is (``...``, ``:``,
+    ``[:, 0:]``): then PyTorch's ``x[index] = v`` writes into ``x`` itself, not a view."""
+    parts = index if isinstance(index, tuple) else (index,)
+    dim = 0
+    for part in parts:
+        if part is Ellipsis:
+            dim += len(shape) - sum(p is not None and p is not Ellipsis for p in parts)
+        elif not isinstance(part, slice) or dim >= len(shape):
+            return False
+        elif not _slice_keeps_everything(part, shape[dim]):
+            return False
+        else:
+            dim += 1
+    return True
 
 
 def _is_chainable(part: Any) -> bool:
@@ -447,10 +503,15 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         starts = np.cumsum([0, *sizes]).tolist()
         bounds = list(zip(starts[:-1], starts[1:], strict=True))
         name = "SplitWithSizesBackward0"
-    return tuple(
+    pieces = tuple(
         SplitPiece.apply(a, dim=axis, start=start, stop=stop, node_name=name)
         for start, stop in bounds
     )
+    if is_grad_enabled():  # PyTorch forbids writing into the pieces (under no_grad, too)
+        for number, piece in enumerate(pieces):
+            if piece._base is not None:
+                piece._creation_meta, piece._piece_number = MADE_BY_MULTI_OUTPUT, number
+    return pieces
 
 
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:

@@ -167,3 +167,62 @@ class Expand(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.sum_to_size(ctx.shape)
+
+
+def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """For each element of ``view``, the place (a flat, row-major index) of the element of
+    ``base`` whose memory it shares: the geometry PyTorch keeps as sizes, strides and an
+    offset, as a table that indexing can use directly.
+
+    >>> base = np.zeros((3, 2))
+    >>> positions_in_base(base[1:, 1], base)
+    array([3, 5])
+    """
+    itemsize = base.itemsize
+    low, high = np.lib.array_utils.byte_bounds(base)
+    view_low, view_high = np.lib.array_utils.byte_bounds(view)
+    if view.size and not low <= view_low <= view_high <= high:
+        raise RuntimeError("a view must lie in its base's memory")  # never read beyond it
+    # One number per element of the memory the base spans, the base's own place in it
+    # written at each of its elements; the view then reads those numbers through its own
+    # strides from its own start.
+    numbering = np.full((high - low) // itemsize, -1, dtype=np.int64)
+
+    def seen_through(array: np.ndarray) -> np.ndarray:
+        start = (array.__array_interface__["data"][0] - low) // itemsize
+        strides = tuple(s // itemsize * numbering.itemsize for s in array.strides)
+        return np.lib.stride_tricks.as_strided(numbering[start:], array.shape, strides)
+
+    seen_through(base)[...] = np.arange(base.size).reshape(base.shape)
+    return seen_through(view).copy()
+
+
+class AsStrided(Op):
+    """The history a view is given again once its memory was changed in place, by itself,
+    by its base or by another view of it (PyTorch regenerates it the same way): the view is
+    read off its base at ``positions``, so its gradient goes back to those places of the
+    base, and the base's gradient from there follows the base's new history."""
+
+    name = "AsStridedBackward0"
+    is_view = True
+    formula = "as_strided: the gradient goes back to the view's places in its base, 0 elsewhere"
+    options_as = {"size": "size", "stride": "stride", "storage_offset": "storage_offset"}
+
+    @staticmethod
+    def forward(ctx: Context, base: np.ndarray, view: Any = None) -> np.ndarray:
+        """``view`` is a numpy view of ``base``'s memory; it is returned as it is."""
+        ctx.positions, ctx.base_shape = positions_in_base(view, base), base.shape
+        ctx.size = tuple(view.shape)
+        ctx.stride = tuple(s // view.itemsize for s in view.strides)
+        low = np.lib.array_utils.byte_bounds(base)[0]
+        ctx.storage_offset = (view.__array_interface__["data"][0] - low) // view.itemsize
+        return view
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        from .index import IndexPutAccumulate
+
+        flat = IndexPutAccumulate.apply(
+            grad, shape=(int(np.prod(ctx.base_shape)),), index=ctx.positions
+        )
+        return flat.reshape(ctx.base_shape)

@@ -300,3 +300,39 @@ def test_numpy_reads_a_tensor_as_an_array_unless_it_requires_grad():
     assert type(np.array([1.0, 1.0]) * t) is mg.Tensor  # numpy defers to the tensor's ops
     with pytest.raises(RuntimeError, match="^Can't call numpy\\(\\) on Tensor that requires grad"):
         np.asarray(mg.tensor([1.0], requires_grad=True))
+
+
+# -- writing into views (tests/parity/test_inplace_views_parity.py compares with PyTorch) --
+def test_rows_written_into_zeros_carry_the_gradient_back():
+    W = mg.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    dC = mg.zeros(4, 3)
+    dC[1] += W * 2
+    dC[1] += W * 3
+    assert dC.grad_fn.name() == "minigrad::autograd::CopySlices" and dC._version == 4
+    assert dC[1].tolist() == (W.detach() * 5).tolist() and dC[0].tolist() == [0.0] * 3
+    (dC * dC).sum().backward()
+    # d/dW of Σ (5W)² = 50 W
+    np.testing.assert_allclose(W.grad.numpy(), 50 * np.array([1.0, -2.0, 0.5]))
+
+
+def test_a_written_view_reads_its_history_off_the_base():
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 1
+    column = y[:, 1]
+    column.mul_(3)
+    assert column.grad_fn.name() == "AsStridedBackward0"
+    assert column.grad_fn.next_functions[0][0] is y.grad_fn
+    assert column.grad_fn._saved_size == (2,) and column.grad_fn._saved_stride == (2,)
+    assert column.grad_fn._saved_storage_offset == 1
+    (y.sum() + column.sum()).backward()
+    assert x.grad.tolist() == [[1.0, 6.0], [1.0, 6.0]]
+
+
+def test_writing_into_a_view_of_a_leaf_or_a_split_piece_is_refused():
+    w = mg.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad"):
+        w[0:2].mul_(2)
+    first, second = (w * 1).split([1, 2])
+    with pytest.raises(RuntimeError, match="^Output 1 of SplitWithSizes is a view and is being"):
+        second.add_(1)
+    assert w.tolist() == [1.0, 1.0, 1.0] and second.tolist() == [1.0, 1.0]
