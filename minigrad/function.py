@@ -253,6 +253,7 @@ class SavedTensor:
         "unpack_hook",
         "source_edge",
         "checks_versions",
+        "written_into_view",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -265,6 +266,7 @@ class SavedTensor:
         self.output_nr = tensor._output_nr
         self.unpack_hook: Callable[[Any], Tensor] | None = None
         self.checks_versions = True
+        self.written_into_view: Callable[[], Any] | None = None  # a weak reference
         hooks = getattr(_saved_tensor_hooks, "stack", None)
         if hooks:
             pack_hook, unpack_hook, checks_versions = hooks[-1]
@@ -336,7 +338,11 @@ class SavedTensor:
     def modified_error(self, node: Node) -> RuntimeError:
         # PyTorch names a saved input's grad_fn after the change ("Mul" after x.mul_(2)),
         # and a saved output by the node that saved it ("Exp" for b = a.exp(); b.add_(1)).
-        if self.is_result:
+        if self.written_into_view is not None and self.written_into_view() is not None:
+            # v = y[0:2]; v.exp_(): the result is v's memory, and v (with its AsStrided
+            # history) is still alive; PyTorch names the op when the view is gone
+            producer = "AsStrided"
+        elif self.is_result:
             producer = _producer_name_of(node)
         else:
             producer = _producer_name(self.tensor)

@@ -721,7 +721,7 @@ class Tensor:
             _move_retained_grad(self, self._grad_fn, result._grad_fn)
             self.grad_fn, self._requires_grad = result.grad_fn, result.requires_grad
         if recorded:
-            _saved_result_is_now(self, result)
+            _saved_result_is_now(self, result, viewed)
         return self
 
     # x.exp_(), x.tanh_(), ...: each op of one tensor, written into it (see _inplace_of)
@@ -1496,14 +1496,16 @@ class minResult(_ValuesAndIndices):  # noqa: N801
     """What ``x.min(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
 
 
-def _saved_result_is_now(target: Tensor, result: Tensor) -> None:
+def _saved_result_is_now(target: Tensor, result: Tensor, viewed: bool = False) -> None:
     """An op done in place (``y.exp_()``) that saved its result saved what is now
     ``target``'s memory: the saved result takes ``target``'s version counter, so that a
-    later change of ``target`` in place makes backward refuse, as in PyTorch."""
+    later change of ``target`` in place makes backward refuse, as in PyTorch (which then
+    names the view's new history, ``AsStrided``, while ``target`` is a view still alive)."""
     for saved in getattr(result.grad_fn, "_saved", None) or ():
         if isinstance(saved, SavedTensor) and saved.version_counter is result._version_counter:
             saved.version_counter = target._version_counter
             saved.saved_version = target._version_counter.value
+            saved.written_into_view = weakref.ref(target) if viewed else None
 
 
 def _is_dtype(value: Any) -> bool:

@@ -129,10 +129,10 @@ from .index import (
     chunk,
     index,
     index_add,
-    sort,
     is_basic_index,
     keeps_everything,
     normalize_index,
+    sort,
     split,
 )
 from .linalg import Addmm, Bmm, Dot, LinalgVectorNorm, Mm, Mv, matmul
