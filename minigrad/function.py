@@ -774,7 +774,6 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
-            output._version_counter.bump()  # PyTorch counts the marked change too
         elif _is_in(output, args):
             # An input returned as it is: PyTorch gives back a view of it with new history.
             listed[i] = output = Tensor._from_op(output._array.view(), None, output)

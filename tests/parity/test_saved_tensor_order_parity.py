@@ -130,6 +130,9 @@ CASES = [
     # (x[0] = v is CopySlices in PyTorch: it saves nothing, as minigrad's IndexPut)
     ("IndexPut", "setitem(a, b, L.tensor([1]))"),
     ("IndexPut two lists", "setitem(a, b, ([0, 1], [1, 0]))"),
+    ("CopySlices (a row written)", "setitem(a, b, 0)"),
+    ("FillWithTensor", "fill_everything(a, s)"),
+    ("AsStrided (a view after a write into it)", "written_view(a, b)"),
     ("Cat", "L.cat([a, b])"),
     ("Stack", "L.stack([a, b])"),
     ("Gather", "a.gather(1, L.tensor([[0], [1]]))"),
@@ -214,6 +217,21 @@ def setitem(a, b, index):
     return copy
 
 
+def fill_everything(a, s):
+    """``a[...] = s`` on a copy of ``a``, ``s`` 0-d: a fill with a tensor."""
+    copy = a.clone()
+    copy[...] = s * 1
+    return copy
+
+
+def written_view(a, b):
+    """A row of a copy of ``a`` multiplied in place by a row of ``b``: the row's history is
+    made again from the base."""
+    row = a.clone()[0]
+    row.mul_(b[0])
+    return row * 1
+
+
 def what(tensor, named):
     """Which of ``named`` ``tensor`` is, by value: its name, or ``other``."""
     values = np.asarray(tensor.detach())
@@ -241,7 +259,14 @@ def test_pack_and_unpack_hooks_see_what_torch_saves_in_torchs_order(label, expre
             unpacked.append(number)
             return tensor
 
-        env = {"L": L, "F": F, "setitem": setitem, **named}
+        env = {
+            "L": L,
+            "F": F,
+            "setitem": setitem,
+            "fill_everything": fill_everything,
+            "written_view": written_view,
+            **named,
+        }
         with L.autograd.graph.saved_tensors_hooks(pack, unpack):
             result = eval(expression, env)  # noqa: S307 - the expressions above
         log.append(result.grad_fn.name() if result.grad_fn is not None else None)
