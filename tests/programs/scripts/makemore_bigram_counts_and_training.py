@@ -51,7 +51,9 @@ P = P / row_sums
 print("every row sums to one:", torch.allclose(P.sum(1), torch.ones(V)))
 print("start distribution, first six letters:", P[0, :6])
 
-# The broadcasting trap: without keepdims the sums line up with the columns, not the rows.
+# The broadcasting trap: without keepdims the V row totals broadcast as one row, so column j
+# is divided by row j's total. Every letter ends as many pairs as it starts (the "." pads
+# both sides), so here the columns, not the rows, come out summing to one.
 wrong = (N + 1).float() / (N + 1).float().sum(1)
 print("without keepdims, rows sum to one:", torch.allclose(wrong.sum(1), torch.ones(V)))
 print("... but columns do:", torch.allclose(wrong.sum(0), torch.ones(V)))
