@@ -131,6 +131,19 @@ print("one-hot:", xenc.shape, xenc.dtype)
 print("a single one per row:", torch.equal(xenc.sum(1), torch.ones(num, dtype=torch.int64)))
 xenc = xenc.float()
 
+# Weights drawn from torch's own generator: their values are each library's own, so only
+# what holds for any stream is printed; the network below starts from numpy's draws instead.
+g = torch.Generator().manual_seed(2147483647)
+W_drawn = torch.randn((V, V), generator=g, requires_grad=True)
+print("drawn weights:", W_drawn.shape, W_drawn.dtype, W_drawn.is_leaf, W_drawn.requires_grad)
+redrawn = torch.randn((V, V), generator=torch.Generator().manual_seed(2147483647))
+print("the same seed draws them again:", torch.equal(W_drawn.detach(), redrawn))
+print(
+    "mean near 0, std near 1:",
+    abs(W_drawn.mean().item()) < 0.2,
+    abs(W_drawn.std().item() - 1) < 0.15,
+)
+
 rng = np.random.default_rng(2147483647)
 W = torch.tensor(rng.normal(size=(V, V)), dtype=torch.float32, requires_grad=True)
 
