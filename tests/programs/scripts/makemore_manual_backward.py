@@ -123,9 +123,8 @@ dshifted = de * e
 cmp("shifted", dshifted, shifted)
 dshift = -dshifted.sum(1, keepdim=True)
 cmp("shift", dshift, shift)
-print(
-    "the shift does not change the loss, its gradient is zero:", dshift.abs().max().item() < 1e-12
-)
+# Softmax does not change when a row is shifted, so the loss cannot depend on the shift.
+print("the shift's gradient is zero:", dshift.abs().max().item() < 1e-12)
 # logits reach the loss directly and through the row maximum, which picks one entry per row.
 dlogits = dshifted.clone()
 dlogits += F.one_hot(logits.max(1).indices, num_classes=V) * dshift
@@ -188,11 +187,10 @@ cmp("logits", dlogits_fast, logits)
 print("each row of it sums to zero:", dlogits_fast.sum(1).abs().max().item() < 1e-12)
 
 # --- BatchNorm in one step -------------------------------------------------------------------
-# With g = gamma * da: dz = (g - mean(g)) / std - zhat * Σ(g * zhat) / ((n - 1) * std)
+# With g = gamma * da, per column: dz = (g - mean(g) - zhat * Σ(g * zhat) / (n - 1)) / std
 g = gamma * da
-dz_fast = (g - g.mean(0, keepdim=True)) / std - zhat * (g * zhat).sum(0, keepdim=True) / (
-    (n - 1) * std
-)
+g_along_zhat = (g * zhat).sum(0, keepdim=True) / (n - 1)
+dz_fast = (g - g.mean(0, keepdim=True) - zhat * g_along_zhat) / std
 cmp("z", dz_fast, z)
 
 
@@ -213,9 +211,8 @@ def manual_gradients(Xb, Yb):
     dh = dlogits @ W2.T
     da = (1.0 - h**2) * dh
     g = gamma * da
-    dz = (g - g.mean(0, keepdim=True)) / std - zhat * (g * zhat).sum(0, keepdim=True) / (
-        (m - 1) * std
-    )
+    g_along_zhat = (g * zhat).sum(0, keepdim=True) / (m - 1)
+    dz = (g - g.mean(0, keepdim=True) - zhat * g_along_zhat) / std
     demb = (dz @ W1.T).view(emb.shape)
     dC = torch.zeros_like(C).index_add_(0, Xb.view(-1), demb.view(-1, n_embd))
     grads = [dC, x.T @ dz, dz.sum(0), h.T @ dlogits, dlogits.sum(0), (zhat * da).sum(0), da.sum(0)]
