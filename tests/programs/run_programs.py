@@ -25,6 +25,10 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# The checkout these tests belong to: its minigrad is the one under test, not whichever copy
+# the environment has installed (an editable install points at one checkout only, and a git
+# worktree beside it would otherwise test that one's code).
+CHECKOUT = HERE.parents[1]
 
 
 def run_in_child(program: Path, stdout_file: str, stderr_file: str) -> None:
@@ -76,6 +80,7 @@ def warm_up(torch) -> None:  # noqa: ANN001 - either library's module
 
 
 def main(library: str, programs: list[str]) -> None:
+    sys.path.insert(0, str(CHECKOUT))
     if library == "minigrad":
         sys.path.insert(0, str(HERE))
         import torch_is_minigrad

@@ -1,8 +1,9 @@
-"""PyTorch's own autograd programs run unchanged on minigrad (issue #13).
+"""PyTorch's own autograd programs run unchanged on minigrad (issues #13 and #25).
 
 Each file in ``scripts/`` is a complete program written as a student would write it for
 PyTorch, starting with ``import torch``: the kind of code PyTorch's autograd tutorials and
-notes, d2l.ai's autograd chapter and micrograd's tests exercise, in this project's own words.
+notes, d2l.ai's autograd chapter, micrograd's tests and the makemore lectures' notebooks
+(``makemore_*.py``) exercise, in this project's own words.
 Each runs twice, once on torch 2.13 (the oracle) and once with ``import torch`` answered by
 minigrad (``torch_is_minigrad.py``), and both must print the same thing.
 
@@ -14,7 +15,10 @@ minigrad (``torch_is_minigrad.py``), and both must print the same thing.
 - trailing spaces are dropped.
 
 Random inputs come from numpy (``np.random.default_rng(seed)``), never from either
-library's own generator, so both runs see the same numbers.
+library's own generator, so both runs see the same numbers. A program may also draw from a
+seeded ``torch.Generator`` (``randint``, ``multinomial``, ...), whose stream is each
+library's own: it then prints only what holds for any stream (shapes, dtypes, ranges, that a
+seed repeats its draws), never the values drawn.
 """
 
 from __future__ import annotations
