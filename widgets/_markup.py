@@ -32,10 +32,12 @@ writes a newline, a tab or any other control character as the escape that types 
 'a\\nb\\tc'
 
 **Plots.** Matplotlib reads ``$...$`` in a label as mathematics: ``plot_text`` keeps dollars
-literal.
+literal, and cuts a name too long for a legend (which cannot be wider than its figure).
 
 >>> plot_text("$x$.grad")
 '\\$x\\$.grad'
+>>> len(plot_text("w" * 500))
+60
 """
 
 from __future__ import annotations
@@ -145,6 +147,15 @@ def dot_label(lines: Sequence[str]) -> str:
     return graphviz.nohtml("\\n".join(_dot_line(line) for line in lines))
 
 
+# A legend wider than its figure makes matplotlib warn on every drawing, and a warning on
+# stderr fails a graded cell under nbgrader: longer labels end in an ellipsis.
+LONGEST_PLOT_LABEL = 60
+
+
 def plot_text(text: str) -> str:
-    """``text`` for a matplotlib label or title: one line, with its dollars literal."""
-    return one_line(text).replace("$", r"\$")
+    """``text`` for a matplotlib label or title: one line, at most ``LONGEST_PLOT_LABEL``
+    characters, with its dollars literal."""
+    line = one_line(text)
+    if len(line) > LONGEST_PLOT_LABEL:
+        line = line[: LONGEST_PLOT_LABEL - 1] + "…"
+    return line.replace("$", r"\$")

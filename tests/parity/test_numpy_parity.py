@@ -17,6 +17,8 @@ ATTEMPTS = {
 }
 
 
+# torch's own Tensor.__array__ takes no copy keyword, which numpy 2 warns about
+@pytest.mark.filterwarnings("ignore:__array__ implementation doesn't accept a copy keyword")
 @pytest.mark.parametrize("name", list(ATTEMPTS))
 @pytest.mark.parametrize("mode", ["grad mode", "no_grad", "enable_grad inside no_grad"])
 def test_numpy_of_a_tensor_that_requires_grad(name, mode, run_both, leaf):
