@@ -24,6 +24,7 @@ A subclass only writes ``__init__`` (checking its settings) and ``step()`` (the 
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +33,7 @@ from itertools import chain
 from typing import Any
 
 import minigrad as mg
+from minigrad import profiling
 
 __all__ = ["Optimizer"]
 
@@ -50,6 +52,11 @@ class Optimizer:
     ``"params"`` entry and, optionally, its own settings, such as ``{"params": ..., "lr": 0.01}``.
     Settings a group leaves out come from ``defaults``.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "step" in vars(cls):  # a profiler shows each step as "Optimizer.step#SGD.step"
+            cls.step = _timed_step(cls.step, f"Optimizer.step#{cls.__name__}.step")
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -128,6 +135,8 @@ class Optimizer:
         >>> w.grad
         tensor([0.])
         """
+        # Timed as PyTorch's profiler shows it (open_range does nothing outside a profiler).
+        event = profiling.open_range(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad")
         for group in self.param_groups:
             for param in group["params"]:
                 grad = param.grad
@@ -141,6 +150,7 @@ class Optimizer:
                 else:
                     grad.requires_grad_(False)
                 grad.zero_()
+        profiling.close_range(event)
 
     @staticmethod
     def _parameters_with_grad(group: dict[str, Any]) -> Iterator[mg.Tensor]:
@@ -235,6 +245,18 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _timed_step(step: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``step``, timed under ``name`` when a profiler is open."""
+
+    @functools.wraps(step)
+    def timed_step(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
+        if profiling.active:
+            return profiling.timed(name, step, self, *args, **kwargs)
+        return step(self, *args, **kwargs)
+
+    return timed_step
 
 
 def _lerp_(start: mg.Tensor, end: mg.Tensor, weight: float) -> mg.Tensor:
