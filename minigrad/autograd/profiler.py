@@ -11,8 +11,18 @@ training step really runs. The times are numpy's, not PyTorch's kernels'.
 >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
 >>> with profile() as prof:
 ...     (x * x).sum().backward()
->>> [(row.key, row.count) for row in prof.key_averages()][:4]
-[('aten::mul', 3), ('aten::sum', 1), ('aten::ones_like', 1), ('autograd::engine::evaluate_function: SumBackward0', 1)]
+>>> for row in prof.key_averages():
+...     print(row.count, row.key)
+3 aten::mul
+1 aten::sum
+1 aten::ones_like
+1 autograd::engine::evaluate_function: SumBackward0
+1 SumBackward0
+1 aten::expand
+1 autograd::engine::evaluate_function: MulBackward0
+1 MulBackward0
+1 autograd::engine::evaluate_function: minigrad::autograd::AccumulateGrad
+1 minigrad::autograd::AccumulateGrad
 """
 
 from __future__ import annotations
@@ -67,8 +77,8 @@ class FunctionEventAvg:
 
     def __repr__(self) -> str:
         return (
-            f"<FunctionEventAvg key={self.key} self_cpu_time={_format_time(self.self_cpu_time_total)} "
-            f"cpu_time={_format_time(self.cpu_time)} count={self.count} "
+            f"<FunctionEventAvg key={self.key} "
+            f"self_cpu_time={_format_time(self.self_cpu_time_total)} cpu_time={_format_time(self.cpu_time)} count={self.count} "
             f"input_shapes={self.input_shapes}>"
         )
 
