@@ -78,7 +78,8 @@ class FunctionEventAvg:
     def __repr__(self) -> str:
         return (
             f"<FunctionEventAvg key={self.key} "
-            f"self_cpu_time={_format_time(self.self_cpu_time_total)} cpu_time={_format_time(self.cpu_time)} count={self.count} "
+            f"self_cpu_time={_format_time(self.self_cpu_time_total)} "
+            f"cpu_time={_format_time(self.cpu_time)} count={self.count} "
             f"input_shapes={self.input_shapes}>"
         )
 
