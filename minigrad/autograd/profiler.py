@@ -5,7 +5,8 @@ it (``aten::mul``), and so is every step of a backward pass (the engine's
 ``autograd::engine::evaluate_function: MulBackward0`` around the node's own
 ``MulBackward0``), and every ``record_function`` block. ``prof.key_averages().table()``
 prints one row per name in PyTorch's layout. The counts are the lesson: how many ops a
-training step really runs. The times are numpy's, not PyTorch's kernels'.
+training step really runs. The times are numpy's, not PyTorch's kernels'. Below, the
+two gradients ``x * x`` sends to ``x`` are added (``aten::add``) before ``x.grad`` takes them.
 
 >>> import minigrad as mg
 >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
@@ -22,6 +23,7 @@ training step really runs. The times are numpy's, not PyTorch's kernels'.
 1 autograd::engine::evaluate_function: MulBackward0
 1 MulBackward0
 1 autograd::engine::evaluate_function: minigrad::autograd::AccumulateGrad
+1 aten::add
 1 minigrad::autograd::AccumulateGrad
 """
 
