@@ -68,8 +68,6 @@ class profile:  # noqa: N801 - PyTorch's name
         if ProfilerActivity.CUDA in chosen:
             warnings.warn("CUDA is not available, disabling CUDA profiling", stacklevel=2)
             chosen.discard(ProfilerActivity.CUDA)
-        if not chosen:
-            raise AssertionError("No activities specified for the profiler")
         self.activities = chosen
         self.on_trace_ready = on_trace_ready
         self.record_shapes = record_shapes
@@ -78,6 +76,8 @@ class profile:  # noqa: N801 - PyTorch's name
         self.step_num = 0
 
     def start(self) -> None:
+        if not self.activities:
+            raise AssertionError("No activities specified for the profiler")
         self.profiler = _autograd_profiler.profile(record_shapes=self.record_shapes)
         self.profiler.__enter__()
 

@@ -184,12 +184,15 @@ def _table(
         return ""
     # The percentages and the footer count every event, shown or not.
     self_total = sum(event.self_cpu_time_total for event in events)
+    # The columns are as wide as every event needs, shown or not.
+    name_width = min(max(len(e.key) for e in events) + 4, max_name_column_width)
+    with_shapes = any(event.input_shapes for event in events)
+    shapes_width = max(len(str(event.input_shapes)) for event in events) + 4
     if sort_by is not None:
         events = sorted(events, key=lambda event: getattr(event, sort_by), reverse=True)
     if top_level_events_only:
         events = [event for event in events if event.cpu_parent is None]
     events = events[:row_limit]
-    name_width = min(max(len(e.key) for e in events) + 4, max_name_column_width) if events else 8
     columns = [
         ("Name", name_width),
         ("Self CPU %", COLUMN_WIDTH),
@@ -199,10 +202,8 @@ def _table(
         ("CPU time avg", COLUMN_WIDTH),
         ("# of Calls", COLUMN_WIDTH),
     ]
-    with_shapes = any(event.input_shapes for event in events)
     if with_shapes:
-        widest = max(len(str(event.input_shapes)) for event in events) + 4
-        columns.append(("Input Shapes", min(widest, max_shapes_column_width)))
+        columns.append(("Input Shapes", min(shapes_width, max_shapes_column_width)))
 
     def line(cells: list[str]) -> str:
         return "".join(f"{cell:>{width}}  " for cell, (_, width) in zip(cells, columns))
