@@ -223,7 +223,8 @@ def test_the_table_has_pytorchs_columns_widths_rules_and_footer():
         their_table = theirs.key_averages().table(sort_by=sort_by, row_limit=5)
         our_table = ours.key_averages().table(sort_by=sort_by, row_limit=5)
         their_lines, our_lines = their_table.split("\n"), our_table.split("\n")
-        assert [len(line) for line in our_lines] == [len(line) for line in their_lines]
+        # every line but the footer, whose time is as long as its digits
+        assert [len(line) for line in our_lines[:-2]] == [len(line) for line in their_lines[:-2]]
         assert TIME.sub("T", our_table) == TIME.sub("T", their_table)
         assert our_lines[-2].startswith("Self CPU time total: ")
 
