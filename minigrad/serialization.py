@@ -199,7 +199,12 @@ class _Reader:
         last = offset + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
         if all(shape) and last + storage.itemsize > storage.nbytes:
             raise _not_minigrad("a tensor that reaches past the end of its storage")
-        array = np.ndarray(shape, storage.dtype, buffer=storage, offset=offset, strides=strides)
+        if offset > storage.nbytes:
+            raise _not_minigrad("a tensor that starts past the end of its storage")
+        try:
+            array = np.ndarray(shape, storage.dtype, storage, offset, strides)
+        except (ValueError, TypeError, OverflowError):
+            raise _not_minigrad("a tensor its storage cannot hold") from None
         requires_grad = _expect(entry.get("requires_grad"), bool, "requires_grad")
         tensor = Tensor(array, requires_grad=requires_grad)
         if _expect(entry.get("parameter", False), bool, "parameter"):
