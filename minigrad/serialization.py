@@ -1,11 +1,11 @@
-"""``minigrad.save`` and ``minigrad.load``: tensors, ``state_dict``s and optimizer states in
+"""``minigrad.save`` and ``minigrad.load``: tensors, state dicts and optimizer states in
 a file that cannot run code when it is loaded.
 
 The file is a zip archive holding ``minigrad.json``, a manifest that describes the saved
 object as plain JSON, and one ``.npy`` array per block of memory the tensors use. Loading
 reads the JSON, reads the arrays with ``numpy.load(allow_pickle=False)``, and rebuilds the
 object from a fixed set of kinds: None, bools, ints, floats, strings, dtypes, tensors
-(``Parameter``s too), and lists, tuples, dicts and ``OrderedDict``s of them. Nothing is
+(parameters too), and lists, tuples, dicts and ordered dicts of them. Nothing is
 unpickled and no name in the file is ever looked up, so a crafted file can make ``load``
 raise, never run code. Anything else is refused when saving, naming its type.
 
