@@ -33,7 +33,6 @@ from itertools import chain
 from typing import Any
 
 import minigrad as mg
-from minigrad import profiling
 
 __all__ = ["Optimizer"]
 
@@ -135,22 +134,23 @@ class Optimizer:
         >>> w.grad
         tensor([0.])
         """
-        # Timed as PyTorch's profiler shows it (open_range does nothing outside a profiler).
-        event = profiling.open_range(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad")
-        for group in self.param_groups:
-            for param in group["params"]:
-                grad = param.grad
-                if grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                    continue
-                if grad.grad_fn is not None:
-                    grad.detach_()
-                else:
-                    grad.requires_grad_(False)
-                grad.zero_()
-        profiling.close_range(event)
+        # Shown by a profiler as PyTorch's is (a record_function does nothing outside one).
+        with mg.autograd.profiler.record_function(
+            f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"
+        ):
+            for group in self.param_groups:
+                for param in group["params"]:
+                    grad = param.grad
+                    if grad is None:
+                        continue
+                    if set_to_none:
+                        param.grad = None
+                        continue
+                    if grad.grad_fn is not None:
+                        grad.detach_()
+                    else:
+                        grad.requires_grad_(False)
+                    grad.zero_()
 
     @staticmethod
     def _parameters_with_grad(group: dict[str, Any]) -> Iterator[mg.Tensor]:
@@ -252,9 +252,8 @@ def _timed_step(step: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(step)
     def timed_step(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
-        if profiling.active:
-            return profiling.timed(name, step, self, *args, **kwargs)
-        return step(self, *args, **kwargs)
+        with mg.autograd.profiler.record_function(name):
+            return step(self, *args, **kwargs)
 
     return timed_step
 
