@@ -13,6 +13,8 @@ op of the same name and is recorded with PyTorch's trailing underscore (``aten::
 
 from __future__ import annotations
 
+from typing import Any
+
 ATEN_NAMES = {
     # arithmetic
     "Add": "aten::add",
@@ -80,7 +82,7 @@ ATEN_NAMES = {
     "Expand": "aten::expand",
     "AsStrided": "aten::as_strided",
     # index
-    "Index": "aten::index",
+    "Index": "aten::index",  # x[tensor]; see aten_name for x[0] and x[1:]
     "IndexPutAccumulate": "aten::index_put_",
     "IndexPut": "aten::index_put_",
     "Cat": "aten::cat",
@@ -108,7 +110,21 @@ ATEN_NAMES = {
 }
 
 
-def aten_name(op: type) -> str:
-    """The profiler's name for ``op`` (a class of the ops package); an op not in the table
-    (one added without a row) is ``minigrad::ClassName``."""
+def aten_name(op: type, options: dict[str, Any] | None = None) -> str:
+    """The profiler's name for ``op`` (a class of the ops package) run with ``options``; an
+    op not in the table (one added without a row) is ``minigrad::ClassName``.
+
+    Indexing is named as its node is: ``x[0]`` is ``aten::select``, ``x[1:]``
+    ``aten::slice``, ``x[tensor]`` ``aten::index``. (PyTorch runs one op per dimension
+    indexed, ``x[:, 0]`` a slice then a select; minigrad runs one op, named after the last.)
+
+    >>> from minigrad.ops import Index
+    >>> aten_name(Index, {"index": (slice(None), 0)})
+    'aten::select'
+    """
+    if op.__name__ == "Index" and options:
+        from .index import _index_node_name  # index.py imports base.py, which imports this
+
+        node = _index_node_name(options.get("index"))
+        return "aten::" + node.removesuffix("Backward0").lower()
     return ATEN_NAMES.get(op.__name__) or f"minigrad::{op.__name__}"

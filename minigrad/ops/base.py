@@ -46,7 +46,7 @@ class Op(Function):
         are being recorded and an input requires them, attach a node that can run
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
         if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
-            return profiling.run_op(cls, aten_name(cls), args, options)
+            return profiling.run_op(cls, aten_name(cls, options), args, options)
         return cls._apply(*args, **options)
 
     @classmethod

@@ -213,6 +213,11 @@ def test_in_place_methods_are_named_with_pytorchs_underscore():
 TIME = re.compile(r"\d+\.\d{3}(us|ms|s)|\d+\.\d{2}%")
 
 
+def cells(table):
+    """The table's text with every time and percentage replaced by T, spaces collapsed."""
+    return re.sub(" +", " ", TIME.sub("T", table))
+
+
 def test_the_table_has_pytorchs_columns_widths_rules_and_footer():
     def one_product(L):
         x, y = L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0])
@@ -225,7 +230,8 @@ def test_the_table_has_pytorchs_columns_widths_rules_and_footer():
         their_lines, our_lines = their_table.split("\n"), our_table.split("\n")
         # every line but the footer, whose time is as long as its digits
         assert [len(line) for line in our_lines[:-2]] == [len(line) for line in their_lines[:-2]]
-        assert TIME.sub("T", our_table) == TIME.sub("T", their_table)
+        # the same cells in the same order (their widths are checked above)
+        assert cells(our_table) == cells(their_table)
         assert our_lines[-2].startswith("Self CPU time total: ")
 
 
@@ -282,3 +288,22 @@ def test_torch_profiler_entrance_and_its_activities():
             pytest.raises(AssertionError, match="No activities specified for the profiler"),
         ):
             L.profiler.profile(activities=[L.profiler.ProfilerActivity.CUDA]).start()
+
+
+def indexing(L):
+    x = L.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    rows = L.tensor([1, 0])
+
+    def run():
+        (x[0] * 2 + x[1:] + x[rows]).sum().backward()
+
+    return run
+
+
+def test_indexing_is_named_as_its_node_select_slice_or_index():
+    """The program's own ops and the engine's steps (the top-level rows): what runs inside
+    SelectBackward0 and the others is a C++ kernel in PyTorch (aten::select_backward)."""
+    theirs, ours = both(indexing)
+    expected = counts(theirs.function_events, lambda e: e.cpu_parent is None)
+    assert counts(ours.function_events, lambda e: e.cpu_parent is None) == expected
+    assert expected["aten::select"] == expected["aten::slice"] == expected["aten::index"] == 1
