@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd, cuda, dtypes, engine, nn, ops, optim, random
+from . import autograd, cuda, dtypes, engine, nn, ops, optim, profiler, random
 from .creation import (
     arange,
     as_tensor,
@@ -68,6 +68,7 @@ from .random import (
     seed,
     set_rng_state,
 )
+from .serialization import load, save
 from .tensor import Size, Tensor
 
 bool = dtypes.bool_  # noqa: A001 - PyTorch's names: minigrad.bool, minigrad.float, ...

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from . import profiling
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
 from .graph import post_order
@@ -181,7 +182,11 @@ class BackwardPass:
                     if edge[0] is not None and edge[0] in needed:
                         deliver(edge, node, None, counted=True)
                 continue
-            step = self._run_node(index, node, contributions)
+            if profiling.active:  # timed as PyTorch's profiler shows a step
+                name = f"autograd::engine::evaluate_function: {node.name()}"
+                step = profiling.timed(name, self._run_node, index, node, contributions)
+            else:
+                step = self._run_node(index, node, contributions)
             owned_checked = not may_adopt  # looked at once, when a leaf is sent a gradient
             for edge, grad in zip(node.next_functions, step.grads_out, strict=True):
                 child = edge[0]
@@ -223,10 +228,16 @@ class BackwardPass:
                 self._capture(node, output_nr, grad)
         grad_in = grads[0] if single else tuple(grads)
         if is_leaf:
+            if profiling.active:
+                args = (index, node, frozen, grad_in, len(contributions) > 1)
+                return profiling.timed(node.name(), self._accumulate, *args)
             return self._accumulate(index, node, frozen, grad_in, len(contributions) > 1)
         if node in self.not_run:
             return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
-        grads_out = node(grad_in) if single else node(*grads)
+        if profiling.active:
+            grads_out = profiling.timed(node.name(), node, *([grad_in] if single else grads))
+        else:
+            grads_out = node(grad_in) if single else node(*grads)
         if node.post_hooks:
             for hook in node.post_hooks:
                 replaced = hook(tuple(grads_out), tuple(grads))
@@ -391,7 +402,9 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
     if grad is None:
         if output.numel() != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        return Tensor(np.ones_like(output._array))
+        if profiling.active:  # PyTorch's profiler shows the seed being made
+            return profiling.timed("aten::ones_like", _ones_like, output)
+        return _ones_like(output)
     grad = as_tensor_like(grad, output)
     if grad.shape != output.shape:
         raise RuntimeError(
@@ -402,6 +415,10 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
         # PyTorch casts a seed to the output's dtype: y.backward(tensor([1, 2])) is allowed.
         grad = grad.to(output.dtype)
     return grad
+
+
+def _ones_like(output: Tensor) -> Tensor:
+    return Tensor(np.ones_like(output._array))
 
 
 def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:

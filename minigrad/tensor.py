@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import dtypes, ops, shapes
+from . import dtypes, ops, profiling, shapes
 from .copy_slices import (
     MADE_IN_NO_GRAD,
     CopySlices,
@@ -679,6 +679,8 @@ class Tensor:
         history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
         new version and refuse to backward with stale values."""
         recorded = self._inplace_is_recorded(other)
+        if profiling.active:  # the profiler names the op as in place: aten::add_
+            op = profiling.in_place(op)
         if isinstance(other, Tensor) and _overlaps_partly(self._array, other._array):
             raise RuntimeError(
                 "unsupported operation: some elements of the input tensor and the written-to "

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
 from ..grad_mode import is_grad_enabled
 from ..shapes import broadcast_shape
+from .aten_names import aten_name
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -44,6 +45,12 @@ class Op(Function):
         """Run ``forward`` on ``args`` (Tensors; numbers come wrapped) and, when gradients
         are being recorded and an input requires them, attach a node that can run
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
+        if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
+            return profiling.run_op(cls, aten_name(cls, options), args, options)
+        return cls._apply(*args, **options)
+
+    @classmethod
+    def _apply(cls, *args: Any, **options: Any) -> Tensor:
         Tensor = _tensor.Tensor
         arrays = cls.arrays_for_forward(args)
         base = args[0] if cls.is_view else None

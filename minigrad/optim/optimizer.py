@@ -24,6 +24,7 @@ A subclass only writes ``__init__`` (checking its settings) and ``step()`` (the 
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -50,6 +51,11 @@ class Optimizer:
     ``"params"`` entry and, optionally, its own settings, such as ``{"params": ..., "lr": 0.01}``.
     Settings a group leaves out come from ``defaults``.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "step" in vars(cls):  # a profiler shows each step as "Optimizer.step#SGD.step"
+            cls.step = _timed_step(cls.step, f"Optimizer.step#{cls.__name__}.step")
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -128,19 +134,23 @@ class Optimizer:
         >>> w.grad
         tensor([0.])
         """
-        for group in self.param_groups:
-            for param in group["params"]:
-                grad = param.grad
-                if grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                    continue
-                if grad.grad_fn is not None:
-                    grad.detach_()
-                else:
-                    grad.requires_grad_(False)
-                grad.zero_()
+        # Shown by a profiler as PyTorch's is (a record_function does nothing outside one).
+        with mg.autograd.profiler.record_function(
+            f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"
+        ):
+            for group in self.param_groups:
+                for param in group["params"]:
+                    grad = param.grad
+                    if grad is None:
+                        continue
+                    if set_to_none:
+                        param.grad = None
+                        continue
+                    if grad.grad_fn is not None:
+                        grad.detach_()
+                    else:
+                        grad.requires_grad_(False)
+                    grad.zero_()
 
     @staticmethod
     def _parameters_with_grad(group: dict[str, Any]) -> Iterator[mg.Tensor]:
@@ -235,6 +245,17 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _timed_step(step: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``step``, timed under ``name`` when a profiler is open."""
+
+    @functools.wraps(step)
+    def timed_step(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
+        with mg.autograd.profiler.record_function(name):
+            return step(self, *args, **kwargs)
+
+    return timed_step
 
 
 def _lerp_(start: mg.Tensor, end: mg.Tensor, weight: float) -> mg.Tensor:
