@@ -1,6 +1,6 @@
 # minigrad: `make lab` opens the lessons, `make test` runs the whole suite.
-# Both first run scripts/bootstrap.sh (venv, pip install -e .[dev], Graphviz), which is
-# quick when nothing changed.
+# Both first run scripts/bootstrap.sh (venv, pip install -e '.[lab]' for make lab, adding the
+# developer's and teacher's extras [dev,course] for make test), which is quick when nothing changed.
 #
 # Variables (make VAR=... or environment):
 #   PYTHON       Python used to create the venv             (python3)
@@ -24,21 +24,25 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 
 .PHONY: lab test docs bootstrap lint format clean bench lite
 
-# Open the lessons in JupyterLab. The landing page is the first of these that exists; a
-# Markdown landing page opens as its preview (bootstrap's JupyterLab settings), so its links
-# open the lessons. The course's notebooks are trusted first, on every run: JupyterLab shows
+# Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
+# needs, no developer or teacher tool). The landing page is the first of these that exists,
+# made the server's default URL, so the browser it opens and the link it prints both land
+# there, not on the Launcher; a Markdown landing page opens as its preview (bootstrap's
+# Jupyter settings), so its links open the lessons. The course's notebooks are trusted first, on every run: JupyterLab shows
 # a notebook's stored drawings and widgets only when it is trusted. Only a notebook whose
 # content is what the course shipped is trusted, never one for its name: its SHA-256 must be
 # in notebooks/trusted.sha256 (after changing a lesson: scripts/trusted_notebooks.py refresh).
-lab: bootstrap
+lab:
+	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh lab
 	@$(BIN)/python scripts/trusted_notebooks.py trust
 	@landing=""; \
 	for f in notebooks/index.ipynb notebooks/00_index.ipynb notebooks/README.md; do \
 	    if [ -e "$$f" ]; then landing="$$f"; break; fi; \
 	done; \
 	root=""; if [ "$$(id -u)" = 0 ]; then root="--allow-root"; fi; \
-	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing"; \
-	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing
+	open="--LabApp.default_url=/lab/tree/$${landing#notebooks/}"; \
+	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)"; \
+	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)
 
 # Lint, format check, the layer contracts (import-linter), then ONE pytest run over the tests and the notebooks (nbval strict).
 # pytest's exit 5 means it collected nothing: that is a failure, not a pass.

@@ -59,6 +59,38 @@ def test_make_lab_trusts_first_then_opens_the_readme(dry_run):
     assert existing[0] == "notebooks/README.md", candidates
 
 
+def test_the_link_make_lab_prints_opens_the_landing_page(dry_run, tmp_path):
+    """The server's default URL is the landing page, so the address it prints (and the
+    browser it opens) shows the README, not the Launcher."""
+    recipe = dry_run[dry_run.index("landing=") :]
+    # Run the recipe up to the server itself, with `jupyter` replaced by a stand-in that
+    # prints its arguments.
+    stand_in = tmp_path / "bin" / "jupyter"
+    stand_in.parent.mkdir()
+    stand_in.write_text('#!/bin/sh\nprintf "%s\\n" "$@"\n')
+    stand_in.chmod(0o755)
+    recipe = recipe.replace(".venv/bin/jupyter", str(stand_in))
+    shown = subprocess.run(
+        ["sh", "-c", recipe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert "--notebook-dir=notebooks" in shown
+    assert "--LabApp.default_url=/lab/tree/README.md" in shown
+
+
+def test_make_lab_installs_the_students_set_and_make_test_adds_the_tools():
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+
+    def bootstrap_line(target: str) -> list[str]:
+        recipe = subprocess.run(
+            ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        return [line.split() for line in recipe.splitlines() if "scripts/bootstrap.sh" in line][0]
+
+    assert bootstrap_line("lab")[-2:] == ["scripts/bootstrap.sh", "lab"]
+    assert bootstrap_line("test")[-1] == "scripts/bootstrap.sh"
+
+
 def run_script(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args],
@@ -169,7 +201,7 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
     script = (ROOT / "scripts" / "bootstrap.sh").read_text()
     # Only step 5, the settings: the rest would create a venv and install packages.
     step = script[script.index("# --- 5.") : script.index("# --- 6.")]
-    subprocess.run(["bash", "-c", f"set -euo pipefail\nVENV={venv}\n{step}"], check=True)
+    subprocess.run(["bash", "-c", f"set -euo pipefail\nVENV={venv}\n{step}"], cwd=ROOT, check=True)
     merged = json.loads((settings / "overrides.json").read_text())
     assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}
     assert merged["@jupyterlab/docmanager-extension:plugin"] == {
@@ -177,3 +209,6 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
         "defaultViewers": {"markdown": "Markdown Preview"},
     }
     assert merged["@jupyterlab/apputils-extension:notification"]["checkForUpdates"] is False
+    # Saving a notebook saves its widgets' state: a lesson reopened shows its drawings
+    # (tests/browser/test_lessons_saved_lab.py checks it in JupyterLab).
+    assert merged["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
