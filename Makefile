@@ -7,6 +7,8 @@
 #   VENV         the virtual environment                    (.venv)
 #   LAB_ARGS     extra arguments for jupyter lab            e.g. LAB_ARGS="--no-browser --port 8899"
 #   PYTEST_ARGS  extra arguments for pytest                 e.g. PYTEST_ARGS="-k backward -x"
+#   NOTEBOOK     the notebook make page exports               e.g. NOTEBOOK=notebooks/03_*.ipynb
+#   PAGES        where make page writes                       (build/pages)
 #   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
 #   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
 
@@ -14,6 +16,8 @@ PYTHON ?= python3
 VENV ?= .venv
 LAB_ARGS ?=
 PYTEST_ARGS ?=
+NOTEBOOK ?=
+PAGES ?= build/pages
 
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
@@ -22,7 +26,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench lite
+.PHONY: lab test docs bootstrap lint format clean bench lite page
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -43,6 +47,14 @@ lab:
 	open="--LabApp.default_url=/lab/tree/$${landing#notebooks/}"; \
 	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)"; \
 	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)
+
+# A lesson (or any notebook) as a web page that steps with no kernel and no network, from its
+# stored outputs and widget state: make page NOTEBOOK=notebooks/03_backward_step_by_step.ipynb
+# writes build/pages/NAME.html with the widgets' JavaScript beside it (scripts/export_page.py).
+page:
+	@test -n "$(NOTEBOOK)" || { echo "usage: make page NOTEBOOK=notebooks/NN_name.ipynb [PAGES=build/pages]" >&2; exit 2; }
+	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh lab
+	$(BIN)/python scripts/export_page.py "$(NOTEBOOK)" --out "$(PAGES)"
 
 # Lint, format check, the layer contracts (import-linter), then ONE pytest run over the tests and the notebooks (nbval strict).
 # pytest's exit 5 means it collected nothing: that is a failure, not a pass.
