@@ -15,6 +15,12 @@ It writes, merging into what the files already hold (a setting of the user's own
     * Markdown opens as its preview: the landing page ``notebooks/README.md`` is a page
       whose links open the lessons.
 
+``PREFIX/etc/jupyter/jupyter_server_config.json``
+    the server's pre-save hook that keeps the stored state of the widgets a notebook still
+    shows (``minigrad_course/saved_widgets.py``): JupyterLab saves only the widgets connected
+    to the running kernel, so with ``saveState`` alone a lesson opened and autosaved would
+    lose its drawings, and opening it would change it.
+
 ``PREFIX/etc/jupyter/jupyter_server_config.json`` and ``jupyter_nbconvert_config.json``
     JupyterLab's "File > Save and Export Notebook As > HTML" (the server's nbconvert) and
     ``jupyter nbconvert --to html`` load require.js and the widget manager from a CDN; left
@@ -36,6 +42,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FETCH_SCRIPT = ROOT / "scripts" / "fetch_widget_js.sh"
 CDN = "https://cdn.jsdelivr.net/npm"
+
+# The server keeps the stored state of the widgets a notebook still shows when the front end
+# saves without it (see minigrad_course/saved_widgets.py): with saveState alone, a lesson
+# opened and autosaved would lose its drawings.
+SERVER_SETTINGS = {
+    "ContentsManager": {"pre_save_hook": "minigrad_course.saved_widgets.keep_saved_widget_state"}
+}
 
 LAB_SETTINGS = {
     "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
@@ -110,8 +123,9 @@ def write_settings(prefix: Path) -> None:
     """Write the course's settings into the environment at ``prefix``."""
     merge_into(prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json", LAB_SETTINGS)
     export = export_settings(pinned_versions(FETCH_SCRIPT.read_text()))
-    for app in ("jupyter_server_config.json", "jupyter_nbconvert_config.json"):
-        merge_into(prefix / "etc" / "jupyter" / app, export)
+    etc = prefix / "etc" / "jupyter"
+    merge_into(etc / "jupyter_server_config.json", {**SERVER_SETTINGS, **export})
+    merge_into(etc / "jupyter_nbconvert_config.json", export)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """``make docs`` fails on a lesson whose widgets would show blank: a notebook whose outputs
 show widget models that its saved widget state lacks (what JupyterLab saves when it does
-not save widget state). The check is the Sphinx extension ``docs/_ext/widget_state_check.py``.
+not save widget state). The check is the Sphinx extension ``docs/_ext/widget_state_check.py``,
+calling ``minigrad_course.saved_widgets.missing_widget_models``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,9 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def load_check():
-    sys.path.insert(0, str(EXTENSIONS))
-    try:
-        import widget_state_check
-    finally:
-        sys.path.remove(str(EXTENSIONS))
-    return widget_state_check
+    from minigrad_course import saved_widgets
+
+    return saved_widgets
 
 
 def lesson_without_state() -> nbformat.NotebookNode:
@@ -92,7 +90,7 @@ def sphinx_build(source: Path, notebook: nbformat.NotebookNode) -> subprocess.Co
     source.mkdir()
     (source / "conf.py").write_text(
         "import sys\n"
-        f"sys.path.insert(0, {str(EXTENSIONS)!r})\n"
+        f"sys.path[:0] = [{str(EXTENSIONS)!r}, {str(ROOT)!r}]\n"
         "extensions = ['myst_nb', 'widget_state_check']\n"
         "nb_execution_mode = 'off'\n"
         "root_doc = 'lesson'\n"
