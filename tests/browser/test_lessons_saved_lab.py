@@ -32,6 +32,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from minigrad_course.saved_widgets import missing_widget_models
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,6 +178,11 @@ def test_a_lesson_run_saved_and_reopened_shows_every_drawing_and_stepper(
     # never seen it, so this is the browser's doing alone).
     stepper.locator("button.minigrad-step-button").click()
     expect(frame).to_have_attribute("data-position", "1")
+    # Reopened, the lesson is autosaved again (the widget manager marks it changed): what it
+    # shows is still stored, for the next time it opens.
+    expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0, timeout=15_000)
+    assert missing_widget_models(json.loads(path.read_text())) == []
+    assert set(widget_views(path).values()) == set(saved.values())
     shut_down_kernels(page, base_url, token)
 
 
