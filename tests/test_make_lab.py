@@ -212,3 +212,15 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
     # Saving a notebook saves its widgets' state: a lesson reopened shows its drawings
     # (tests/browser/test_lessons_saved_lab.py checks it in JupyterLab).
     assert merged["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
+
+
+def test_notebook_7_reads_the_settings_jupyterlab_reads():
+    """bootstrap writes one overrides.json (saved widget state, ...): Notebook 7 reads the
+    same file as JupyterLab, so a lesson saved there keeps its widgets too."""
+    pytest.importorskip("notebook")
+    from jupyterlab.labapp import LabApp
+    from notebook.app import JupyterNotebookApp
+
+    expected = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
+    assert Path(JupyterNotebookApp().app_settings_dir) == expected
+    assert Path(LabApp().app_settings_dir) == expected
