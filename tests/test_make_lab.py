@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -212,6 +213,15 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
     # Saving a notebook saves its widgets' state: a lesson reopened shows its drawings
     # (tests/browser/test_lessons_saved_lab.py checks it in JupyterLab).
     assert merged["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
+    # The server keeps stored widget state on save; HTML exports load pinned script versions.
+    etc = venv / "etc" / "jupyter"
+    server = json.loads((etc / "jupyter_server_config.json").read_text())
+    assert server["ContentsManager"]["pre_save_hook"].endswith("keep_saved_widget_state")
+    for config in (server, json.loads((etc / "jupyter_nbconvert_config.json").read_text())):
+        renderer = config["HTMLExporter"]["widget_renderer_url"]
+        pinned = r"/@jupyter-widgets/html-manager@\d+\.\d+\.\d+/dist/embed-amd\.js$"
+        assert re.search(pinned, renderer), renderer
+        assert re.search(r"/requirejs@\d+\.\d+\.\d+/", config["HTMLExporter"]["require_js_url"])
 
 
 def test_notebook_7_reads_the_settings_jupyterlab_reads():
