@@ -124,3 +124,13 @@ def test_every_lesson_opened_and_autosaved_is_written_back_byte_for_byte(tmp_pat
         sent = as_sent_by_jupyterlab(json.loads(lesson.read_text()), live={})
         contents.save({"type": "notebook", "format": "json", "content": sent}, lesson.name)
         assert (tmp_path / lesson.name).read_bytes() == lesson.read_bytes(), lesson.name
+
+
+def test_the_modules_examples_hold():
+    """The suite's --doctest-modules covers minigrad and widgets, not minigrad_course."""
+    import doctest
+
+    from minigrad_course import saved_widgets
+
+    result = doctest.testmod(saved_widgets)
+    assert result.attempted >= 8 and result.failed == 0
