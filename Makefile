@@ -1,12 +1,14 @@
 # minigrad: `make lab` opens the lessons, `make test` runs the whole suite.
-# Both first run scripts/bootstrap.sh (venv, pip install -e .[dev], Graphviz), which is
-# quick when nothing changed.
+# Both first run scripts/bootstrap.sh (venv, pip install -e '.[lab]' for make lab, adding the
+# developer's and teacher's extras [dev,course] for make test), which is quick when nothing changed.
 #
 # Variables (make VAR=... or environment):
 #   PYTHON       Python used to create the venv             (python3)
 #   VENV         the virtual environment                    (.venv)
 #   LAB_ARGS     extra arguments for jupyter lab            e.g. LAB_ARGS="--no-browser --port 8899"
 #   PYTEST_ARGS  extra arguments for pytest                 e.g. PYTEST_ARGS="-k backward -x"
+#   NOTEBOOK     the notebook make page exports               e.g. NOTEBOOK=notebooks/03_*.ipynb
+#   PAGES        where make page writes                       (build/pages)
 #   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
 #   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
 
@@ -14,6 +16,8 @@ PYTHON ?= python3
 VENV ?= .venv
 LAB_ARGS ?=
 PYTEST_ARGS ?=
+NOTEBOOK ?=
+PAGES ?= build/pages
 
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
@@ -22,23 +26,35 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench lite
+.PHONY: lab test docs bootstrap lint format clean bench lite page
 
-# Open the lessons in JupyterLab. The landing page is the first of these that exists; a
-# Markdown landing page opens as its preview (bootstrap's JupyterLab settings), so its links
-# open the lessons. The course's notebooks are trusted first, on every run: JupyterLab shows
+# Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
+# needs, no developer or teacher tool). The landing page is the first of these that exists,
+# made the server's default URL, so the browser it opens and the link it prints both land
+# there, not on the Launcher; a Markdown landing page opens as its preview (bootstrap's
+# Jupyter settings), so its links open the lessons. The course's notebooks are trusted first, on every run: JupyterLab shows
 # a notebook's stored drawings and widgets only when it is trusted. Only a notebook whose
 # content is what the course shipped is trusted, never one for its name: its SHA-256 must be
 # in notebooks/trusted.sha256 (after changing a lesson: scripts/trusted_notebooks.py refresh).
-lab: bootstrap
+lab:
+	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh lab
 	@$(BIN)/python scripts/trusted_notebooks.py trust
 	@landing=""; \
 	for f in notebooks/index.ipynb notebooks/00_index.ipynb notebooks/README.md; do \
 	    if [ -e "$$f" ]; then landing="$$f"; break; fi; \
 	done; \
 	root=""; if [ "$$(id -u)" = 0 ]; then root="--allow-root"; fi; \
-	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing"; \
-	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $(LAB_ARGS) $$landing
+	open="--LabApp.default_url=/lab/tree/$${landing#notebooks/}"; \
+	echo "$(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)"; \
+	exec $(BIN)/jupyter lab --notebook-dir=notebooks $$root $$open $(LAB_ARGS)
+
+# A lesson (or any notebook) as a web page that steps with no kernel and no network, from its
+# stored outputs and widget state: make page NOTEBOOK=notebooks/03_backward_step_by_step.ipynb
+# writes build/pages/NAME.html with the widgets' JavaScript beside it (scripts/export_page.py).
+page:
+	@test -n "$(NOTEBOOK)" || { echo "usage: make page NOTEBOOK=notebooks/NN_name.ipynb [PAGES=build/pages]" >&2; exit 2; }
+	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh lab
+	$(BIN)/python scripts/export_page.py "$(NOTEBOOK)" --out "$(PAGES)"
 
 # Lint, format check, the layer contracts (import-linter), then ONE pytest run over the tests and the notebooks (nbval strict).
 # pytest's exit 5 means it collected nothing: that is a failure, not a pass.

@@ -41,6 +41,8 @@ ROOT = DOCS.parent
 # Autodoc imports the code it documents; the editable install already provides it, this
 # only makes a plain checkout work too.
 sys.path.insert(0, str(ROOT))
+# This site's own extensions (docs/_ext).
+sys.path.insert(0, str(DOCS / "_ext"))
 
 project = "minigrad"
 author = "the minigrad authors"
@@ -52,6 +54,9 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    # A notebook whose widgets would show blank (views whose models the stored widget state
+    # lacks) is a warning, so make docs fails on it: docs/_ext/widget_state_check.py.
+    "widget_state_check",
 ]
 
 # --------------------------------------------------------------------------- sources

@@ -4,19 +4,21 @@
 #
 #   1. a virtual environment in .venv (python3 -m venv);
 #   2. minigrad installed into it in editable mode with its extras, redone only when
-#      pyproject.toml changed since the last install;
+#      pyproject.toml changed since the last install: `bootstrap.sh lab` (make lab) the
+#      student's set [lab], otherwise (make test, make docs) [lab,dev,course];
 #   3. (nothing for the drawings: Graphviz runs in the browser, shipped in the package;
 #      Graphviz's `dot` program is optional, used only to save a drawing as a file);
 #   4. Chromium for the browser tests, only when asked for;
-#   5. JupyterLab settings overrides: no news/update toast, Markdown opens as its preview;
+#   5. Jupyter settings (scripts/jupyter_settings.py): widget state saved, Markdown opens as
+#      its preview, no news toast, pinned script versions for "Export as HTML";
 #   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
 #
 # Environment:
-#   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras dev,oracle,course (PyTorch,
-#                           nbgrader),
+#   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras lab,dev,oracle,course
+#                           (PyTorch, nbgrader),
 #                           Chromium, and missing system tools are errors (.ci/run sets it)
 #   MINIGRAD_BROWSER=1      also install Chromium
-#   MINIGRAD_EXTRAS=...     override the extras (default: dev,course, or dev,oracle,course)
+#   MINIGRAD_EXTRAS=...     override the extras (default: lab; lab,dev,course; lab,dev,oracle,course)
 #   VENV, PYTHON            where the venv lives (.venv) and the Python that makes it (python3)
 set -euo pipefail
 
@@ -26,11 +28,16 @@ VENV="${VENV:-.venv}"
 PYTHON="${PYTHON:-python3}"
 REQUIRE_ALL="${MINIGRAD_REQUIRE_ALL:-0}"
 BROWSER="${MINIGRAD_BROWSER:-0}"
-if [[ "$REQUIRE_ALL" == 1 ]]; then
-    EXTRAS="${MINIGRAD_EXTRAS:-dev,oracle,course}"
+# `bootstrap.sh lab` (make lab): a student's environment, JupyterLab and the lessons' needs
+# only. Without it (make test, make docs): the same venv with the developer's and teacher's
+# tools added (a superset, so `make lab` afterwards finds everything it needs).
+if [[ "${1:-}" == lab ]]; then
+    EXTRAS="${MINIGRAD_EXTRAS:-lab}"
+elif [[ "$REQUIRE_ALL" == 1 ]]; then
+    EXTRAS="${MINIGRAD_EXTRAS:-lab,dev,oracle,course}"
     BROWSER=1
 else
-    EXTRAS="${MINIGRAD_EXTRAS:-dev,course}"
+    EXTRAS="${MINIGRAD_EXTRAS:-lab,dev,course}"
 fi
 
 say() { echo "bootstrap: $*"; }
@@ -53,6 +60,12 @@ fi
 # --- 2. editable install, only when pyproject.toml is newer than the last install -------
 # One stamp per set of extras, so switching to MINIGRAD_REQUIRE_ALL=1 installs torch once.
 stamp="$VENV/.minigrad-installed-${EXTRAS//,/-}"
+# The student's set is part of every other: after `make test`, `make lab` installs nothing.
+if [[ "$EXTRAS" == lab ]]; then
+    for installed in "$VENV"/.minigrad-installed-lab-*; do
+        [[ -e "$installed" && ! pyproject.toml -nt "$installed" ]] && stamp="$installed"
+    done
+fi
 if [[ pyproject.toml -nt "$stamp" ]]; then
     # The distribution was called `minigrad` before it became `minigrad-classroom` (that
     # name is another project's on PyPI): an older venv has both, so remove the old one.
@@ -87,32 +100,11 @@ if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     warn "$msg"
 fi
 
-# --- 5. JupyterLab settings: no news or update-check toast; Markdown opens as its preview --
-# `make lab` lands on notebooks/README.md, whose links open the lessons only in the preview
-# (the editor would show the Markdown source). Merged into what overrides.json already holds.
-settings="$VENV/share/jupyter/lab/settings"
-mkdir -p "$settings"
-"$VENV/bin/python" - "$settings/overrides.json" <<'PY'
-import json
-import sys
-from pathlib import Path
-
-path = Path(sys.argv[1])
-ours = {
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-    "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
-}
-try:
-    settings = json.loads(path.read_text())
-except (FileNotFoundError, ValueError):
-    settings = {}
-if not isinstance(settings, dict):
-    settings = {}
-for plugin, values in ours.items():
-    current = settings.get(plugin)
-    settings[plugin] = {**current, **values} if isinstance(current, dict) else values
-path.write_text(json.dumps(settings, indent=2) + "\n")
-PY
+# --- 5. Jupyter settings: widget state saved with the notebook, Markdown opens as its -----
+# preview (the landing page's links open the lessons), no news toast, pinned script versions
+# for JupyterLab's "Export as HTML". scripts/jupyter_settings.py says what and why; it merges
+# into what the files already hold. binder/postBuild runs the same script.
+"$VENV/bin/python" scripts/jupyter_settings.py "$VENV"
 
 # --- 6. the ipywidgets JavaScript, for pages that step through frames with no kernel ----
 # (exported lessons, the docs site, the static-HTML browser test). Fetched once from the

@@ -10,14 +10,12 @@ widgets' look::
     .venv/bin/python scripts/front_page_image.py
 
 It needs what the browser tests need: Chromium at /usr/bin/chromium and the widget
-JavaScript that ``make bootstrap`` fetches (``scripts/fetch_widget_js.sh``).
+JavaScript that ``scripts/export_page.py`` fetches once (``scripts/fetch_widget_js.sh``).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +26,6 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "index.md"
 PICTURE = "images/stepper_step2.png"
-WIDGET_JS = Path(sys.prefix) / "share" / "minigrad-js"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
@@ -49,12 +46,13 @@ def front_page_code(text: str) -> str:
 
 def export_html(cells: list[str], folder: Path, name: str = "page") -> Path:
     """Run ``cells`` as a notebook in ``folder``, with its widget state stored, and export
-    it to HTML that loads the widgets' JavaScript from ``WIDGET_JS`` (no CDN).
-    ``scripts/widget_screenshots.py`` uses it too."""
-    subprocess.run([str(ROOT / "scripts" / "fetch_widget_js.sh"), str(WIDGET_JS)], check=True)
+    it as ``make page`` does (``scripts/export_page.py``: the widgets' JavaScript beside the
+    page, no CDN). ``scripts/widget_screenshots.py`` uses it too."""
+    from export_page import write_page  # this folder is on sys.path when run as a script
+
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)"}
     NotebookClient(
         notebook,
         timeout=120,
@@ -64,22 +62,7 @@ def export_html(cells: list[str], folder: Path, name: str = "page") -> Path:
     ).execute()
     path = folder / f"{name}.ipynb"
     nbformat.write(notebook, path)
-    subprocess.run(
-        [
-            str(Path(sys.executable).parent / "jupyter"),
-            "nbconvert",
-            "--to",
-            "html",
-            str(path),
-            f"--HTMLExporter.require_js_url={(WIDGET_JS / 'require.js').as_uri()}",
-            "--HTMLExporter.widget_renderer_url="
-            + (WIDGET_JS / "html-manager" / "dist" / "embed-amd.js").as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    shutil.copy(WIDGET_JS / "anywidget.js", folder / "anywidget.js")
-    return path.with_suffix(".html")
+    return write_page(path, folder)
 
 
 def photograph(page_path: Path, picture: Path) -> None:

@@ -56,10 +56,11 @@ def test_post_build_signs_the_lessons_where_the_server_looks(tmp_path):
         "JUPYTER_DATA_DIR": str(tmp_path / "home-data"),  # never the developer's own
     }
     subprocess.run([str(post_build)], cwd=ROOT, env=env, check=True, capture_output=True)
-    config = tmp_path / "etc/jupyter/jupyter_server_config.d/minigrad-signatures.json"
     db_file = str(tmp_path / "share/jupyter/nbsignatures.db")
     secret_file = str(tmp_path / "share/jupyter/notebook_secret")
-    assert db_file in config.read_text() and secret_file in config.read_text()
+    # Where the server reads it: a server started on this prefix's config finds the notary.
+    server_config = server_config_of(tmp_path)
+    assert server_config["NotebookNotary"] == {"db_file": db_file, "secret_file": secret_file}
     notary = NotebookNotary(db_file=db_file, secret_file=secret_file)
     course = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     course += sorted((ROOT / "notebooks" / "exercises").glob("*/*.ipynb"))
@@ -69,3 +70,35 @@ def test_post_build_signs_the_lessons_where_the_server_looks(tmp_path):
     settings = json.loads((tmp_path / "share/jupyter/lab/settings/overrides.json").read_text())
     viewers = settings["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
     assert viewers == {"markdown": "Markdown Preview"}  # the README opens as a page
+    # A lesson that ran and was saved keeps its widgets' state: its drawings come back.
+    assert settings["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
+    # A student's JupyterLab: no Create Assignment, no Formgrader (front end or server).
+    page_config = json.loads((tmp_path / "etc/jupyter/labconfig/page_config.json").read_text())
+    disabled = {name for name, off in page_config["disabledExtensions"].items() if off}
+    assert disabled == {"@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader"}
+    extensions = server_config["ServerApp"]["jpserver_extensions"]
+    assert extensions["nbgrader.server_extensions.formgrader"] is False
+    # JupyterLab's own "Export as HTML" loads pinned script versions, not html-manager@*.
+    exporter = server_config["HTMLExporter"]
+    assert "@jupyter-widgets/html-manager@1." in exporter["widget_renderer_url"]
+    assert "*" not in exporter["widget_renderer_url"] + exporter["require_js_url"]
+
+
+def server_config_of(prefix: Path) -> dict:
+    """The configuration a Jupyter server reads from ``prefix``'s etc/jupyter alone (not the
+    developer's own): loaded by jupyter_server itself, in a subprocess."""
+    code = (
+        "import json; from jupyter_server.serverapp import ServerApp\n"
+        "app = ServerApp(); app.load_config_file()\n"
+        "print(json.dumps({k: dict(v) for k, v in app.config.items()}))"
+    )
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": str(prefix / "etc" / "jupyter"),
+        "JUPYTER_CONFIG_DIR": str(prefix / "no-user-config"),
+        "JUPYTER_PREFER_ENV_PATH": "0",
+    }
+    shown = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(shown.stdout)

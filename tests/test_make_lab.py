@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,6 +58,38 @@ def test_make_lab_trusts_first_then_opens_the_readme(dry_run):
     candidates = after_trust.split("for f in", 1)[1].split(";", 1)[0].split()
     existing = [name for name in candidates if (ROOT / name).exists()]
     assert existing[0] == "notebooks/README.md", candidates
+
+
+def test_the_link_make_lab_prints_opens_the_landing_page(dry_run, tmp_path):
+    """The server's default URL is the landing page, so the address it prints (and the
+    browser it opens) shows the README, not the Launcher."""
+    recipe = dry_run[dry_run.index("landing=") :]
+    # Run the recipe up to the server itself, with `jupyter` replaced by a stand-in that
+    # prints its arguments.
+    stand_in = tmp_path / "bin" / "jupyter"
+    stand_in.parent.mkdir()
+    stand_in.write_text('#!/bin/sh\nprintf "%s\\n" "$@"\n')
+    stand_in.chmod(0o755)
+    recipe = recipe.replace(".venv/bin/jupyter", str(stand_in))
+    shown = subprocess.run(
+        ["sh", "-c", recipe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert "--notebook-dir=notebooks" in shown
+    assert "--LabApp.default_url=/lab/tree/README.md" in shown
+
+
+def test_make_lab_installs_the_students_set_and_make_test_adds_the_tools():
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+
+    def bootstrap_line(target: str) -> list[str]:
+        recipe = subprocess.run(
+            ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        return [line.split() for line in recipe.splitlines() if "scripts/bootstrap.sh" in line][0]
+
+    assert bootstrap_line("lab")[-2:] == ["scripts/bootstrap.sh", "lab"]
+    assert bootstrap_line("test")[-1] == "scripts/bootstrap.sh"
 
 
 def run_script(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -169,7 +202,7 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
     script = (ROOT / "scripts" / "bootstrap.sh").read_text()
     # Only step 5, the settings: the rest would create a venv and install packages.
     step = script[script.index("# --- 5.") : script.index("# --- 6.")]
-    subprocess.run(["bash", "-c", f"set -euo pipefail\nVENV={venv}\n{step}"], check=True)
+    subprocess.run(["bash", "-c", f"set -euo pipefail\nVENV={venv}\n{step}"], cwd=ROOT, check=True)
     merged = json.loads((settings / "overrides.json").read_text())
     assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}
     assert merged["@jupyterlab/docmanager-extension:plugin"] == {
@@ -177,3 +210,27 @@ def test_bootstrap_keeps_other_settings_and_adds_the_markdown_preview(tmp_path):
         "defaultViewers": {"markdown": "Markdown Preview"},
     }
     assert merged["@jupyterlab/apputils-extension:notification"]["checkForUpdates"] is False
+    # Saving a notebook saves its widgets' state: a lesson reopened shows its drawings
+    # (tests/browser/test_lessons_saved_lab.py checks it in JupyterLab).
+    assert merged["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
+    # The server keeps stored widget state on save; HTML exports load pinned script versions.
+    etc = venv / "etc" / "jupyter"
+    server = json.loads((etc / "jupyter_server_config.json").read_text())
+    assert server["ContentsManager"]["pre_save_hook"].endswith("keep_saved_widget_state")
+    for config in (server, json.loads((etc / "jupyter_nbconvert_config.json").read_text())):
+        renderer = config["HTMLExporter"]["widget_renderer_url"]
+        pinned = r"/@jupyter-widgets/html-manager@\d+\.\d+\.\d+/dist/embed-amd\.js$"
+        assert re.search(pinned, renderer), renderer
+        assert re.search(r"/requirejs@\d+\.\d+\.\d+/", config["HTMLExporter"]["require_js_url"])
+
+
+def test_notebook_7_reads_the_settings_jupyterlab_reads():
+    """bootstrap writes one overrides.json (saved widget state, ...): Notebook 7 reads the
+    same file as JupyterLab, so a lesson saved there keeps its widgets too."""
+    pytest.importorskip("notebook")
+    from jupyterlab.labapp import LabApp
+    from notebook.app import JupyterNotebookApp
+
+    expected = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
+    assert Path(JupyterNotebookApp().app_settings_dir) == expected
+    assert Path(LabApp().app_settings_dir) == expected

@@ -27,3 +27,9 @@ def test_quick_start_prints_what_its_comments_say():
 
 def test_quick_start_is_ten_lines():
     assert len(quick_start_code().strip().splitlines()) == 10
+
+
+def test_set_up_is_exactly_two_commands():
+    section = README.read_text().split("## Set up", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^- \*\*`([^`]+)`\*\*", section, re.M)
+    assert commands == ["make lab", "make test"]

@@ -419,11 +419,13 @@ def wait_until_idle(page, base_url: str, token: str) -> None:
 def lab_tools() -> SimpleNamespace:
     """This file's helpers for test modules (imported by pytest's importlib mode, a test
     module cannot import conftest): ``jupyter_server``, ``run_all``, ``wait_until_idle``,
+    ``kernel_idle``,
     ``path_without_graphviz`` and ``READ_STEPPER``."""
     return SimpleNamespace(
         jupyter_server=jupyter_server,
         run_all=run_all,
         wait_until_idle=wait_until_idle,
+        kernel_idle=kernel_idle,
         path_without_graphviz=path_without_graphviz,
         READ_STEPPER=READ_STEPPER,
     )

@@ -4,7 +4,7 @@ One server for the module, on a copy of ``notebooks/`` (a Run All must not write
 repository), started the way the Makefile's ``lab`` target starts it: the course's notebooks
 trusted first by ``scripts/trusted_notebooks.py trust`` (those whose content is in the
 manifest of what the course shipped), then ``jupyter lab`` with the landing page
-``README.md`` as the file to open. Instead of a real browser window, the server "opens" a
+``README.md`` as its default URL. Instead of a real browser window, the server "opens" a
 command that records the address it was asked to open, and Chromium goes there.
 
 * The landing page is the README rendered as a page (Markdown preview, from bootstrap's
@@ -74,7 +74,8 @@ def course(tmp_path_factory, lab_tools) -> Iterator[tuple[str, str, Path, Path]]
     args = (
         "--ServerApp.open_browser=True",
         f"--ServerApp.browser={record} %s",
-        str(folder / "README.md"),  # make lab: jupyter lab --notebook-dir=notebooks README
+        # make lab: jupyter lab --notebook-dir=notebooks --LabApp.default_url=/lab/tree/README.md
+        "--LabApp.default_url=/lab/tree/README.md",
     )
     before = os.environ.get("PATH", "")
     # Graphviz's dot hidden from the server and its kernels, as in every browser test.

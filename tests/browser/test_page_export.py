@@ -1,0 +1,74 @@
+"""``make page``: lesson 3 as a web page, opened from disk with the network blocked, draws
+and steps with no kernel.
+
+The page is written by ``scripts/export_page.py`` (what ``make page`` runs) from the lesson
+as stored in the repository: nothing is executed. The browser may load ``file://`` URLs only;
+every other request is aborted and recorded.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = ROOT / "notebooks" / "03_backward_step_by_step.ipynb"
+
+
+def test_the_page_of_lesson_3_draws_and_steps_offline(page, tmp_path, artifacts):
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "export_page.py"),
+            str(LESSON),
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    exported = tmp_path / "03_backward_step_by_step.html"
+    blocked: list[str] = []
+
+    def only_files(route) -> None:
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_files)
+    page.goto(exported.as_uri())
+
+    stepper = page.locator(".minigrad-stepper").first
+    expect(stepper.locator(".minigrad-picture svg g.node").first).to_be_visible(timeout=60_000)
+    assert stepper.locator(".minigrad-picture svg g.node").count() >= 3
+    frame = stepper.locator(".minigrad-frame:visible")
+    panel = frame.locator(".minigrad-step-panel")
+    expect(frame).to_have_attribute("data-position", "0")
+
+    # The stepper's own button, then its slider: each moves to another stored frame.
+    stepper.locator("button.minigrad-step-button").click()
+    expect(frame).to_have_attribute("data-position", "1")
+    expect(panel).to_have_attribute("data-position", "1")
+    handle = stepper.locator(":scope > .widget-slider .noUi-handle")
+    handle.focus()
+    handle.press("ArrowRight")
+    expect(frame).to_have_attribute("data-position", "2")
+    expect(panel).to_contain_text("Step 2")
+    handle.press("Home")
+    expect(frame).to_have_attribute("data-position", "0")
+    handle.press("ArrowRight")
+    expect(frame).to_have_attribute("data-position", "1")
+
+    stepper.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "page-export-lesson3-offline.png")
+    # What the page reached for outside its folder: at most MathJax's CDN (formulas then show
+    # as their TeX source); never the widgets' JavaScript.
+    assert all("mathjax" in url.lower() for url in blocked), blocked
