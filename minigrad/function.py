@@ -254,6 +254,7 @@ class SavedTensor:
         "source_edge",
         "checks_versions",
         "written_into_view",
+        "tangents",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -267,6 +268,9 @@ class SavedTensor:
         self.unpack_hook: Callable[[Any], Tensor] | None = None
         self.checks_versions = True
         self.written_into_view: Callable[[], Any] | None = None  # a weak reference
+        # A saved result's tangents (forward mode), set once they are computed: the dict of
+        # the result's, so that leaving a level takes them away here too.
+        self.tangents: dict[int, Tensor] | None = None
         hooks = getattr(_saved_tensor_hooks, "stack", None)
         if hooks:
             pack_hook, unpack_hook, checks_versions = hooks[-1]
@@ -333,6 +337,9 @@ class SavedTensor:
         unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
         if self.output_nr:
             unpacked._output_nr = self.output_nr
+        if self.tangents:  # a backward inside a dual level: the result is dual again
+            for level, tangent in self.tangents.items():
+                tangents.set_tangent(unpacked, level, tangent)
         return unpacked
 
     def modified_error(self, node: Node) -> RuntimeError:
@@ -814,5 +821,5 @@ def any_requires_grad(args: tuple[Any, ...]) -> bool:
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,
 # imported last: this works whichever of the two modules is imported first.
-from . import copy_slices  # noqa: E402
+from . import copy_slices, tangents  # noqa: E402
 from . import tensor as _tensor  # noqa: E402

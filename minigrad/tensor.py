@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import dtypes, ops, shapes
+from . import dtypes, ops, shapes, tangents
 from .copy_slices import (
     MADE_IN_NO_GRAD,
     CopySlices,
@@ -203,6 +203,7 @@ class Tensor:
     _accumulator: weakref.ref[AccumulateGrad] | None = None
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
+    _tangents: dict[int, Tensor] | None = None  # forward mode: the tangent at each dual level
 
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
@@ -398,7 +399,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         name = short_name(self.grad_fn) if self.grad_fn is not None else None
-        return tensor_repr(self._array, requires_grad=self._requires_grad, grad_fn_name=name)
+        tangent = None
+        if self._tangents and tangents.open_levels:  # a dual tensor, printed as PyTorch does
+            tangent = tangents.tangent_of(self, tangents.open_levels[-1])
+        return tensor_repr(
+            self._array,
+            requires_grad=self._requires_grad,
+            grad_fn_name=name,
+            tangent=None if tangent is None else f"{tangent}",
+        )
 
     def __format__(self, format_spec: str) -> str:
         """``f"{loss:.4f}"``: a 0-d tensor formats as its number, as in PyTorch (so does

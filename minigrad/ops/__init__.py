@@ -66,6 +66,7 @@ written                             class               file          local deri
 ``a.permute(...)``, ``a.T``         Permute             views         permuted back
 ``a.unsqueeze(dim)``                Unsqueeze           views         squeezed back
 ``a.squeeze(dim)``                  Squeeze             views         reshaped back
+``unpack_dual(a).primal``           FwPrimal            views         1
 (the end of ``v @ M``)              SqueezeInPlace      views         reshaped back
 ``a.expand(shape)``                 Expand              views         summed over the copies
 (a view after an in-place change)   AsStrided           views         put back at the view's places
@@ -178,6 +179,7 @@ from .unary import (
 from .views import (
     AsStrided,
     Expand,
+    FwPrimal,
     Permute,
     ReshapeAlias,
     Squeeze,
