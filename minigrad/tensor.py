@@ -700,11 +700,15 @@ class Tensor:
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
+        dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
         if recorded:
             # The op runs on a copy with the same place in the graph, so whatever it saves
             # for backward is the value from before the write.
             before = Tensor(self._array.copy())
             before.grad_fn, before._requires_grad = self.grad_fn, self._requires_grad
+            if dual:  # and with the same tangents
+                for level in tangents.visible_tangents(self):
+                    tangents.set_tangent(before, level, tangents.tangent_of(self, level))
             result = op(before)
         else:
             with no_grad():
@@ -723,6 +727,8 @@ class Tensor:
             keepers_of_saved_values[-1].before_write(self)
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
+        if dual:
+            tangents.write_in_place(self, result)
         viewed = self._base is not None and np.may_share_memory(self._array, self._base._array)
         if recorded and viewed and result._grad_fn is not None:
             self._rebase_view_history(result._grad_fn)
