@@ -1257,6 +1257,8 @@ class Tensor:
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum over the dimensions that were broadcast, so the result has ``shape``."""
         shape = _shape_argument(shape)
+        if not shape and self.ndim:  # to a single number: the plain sum, as in PyTorch
+            return self.sum()
         result = self
         leading = self.ndim - len(shape)
         if leading > 0:

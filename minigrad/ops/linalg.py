@@ -315,6 +315,7 @@ class LinalgVectorNorm(Op):
             )
         dims = normalize_dims(dim, a.ndim)
         ctx.p, ctx.dims, ctx.keepdim, ctx.shape = p, dims, keepdim, a.shape
+        ctx.all_dims = dim is None
         axis = dims if a.ndim else None
         magnitude = np.abs(a)
         if p in (float("inf"), -float("inf")) and a.size == 0:
@@ -340,12 +341,12 @@ class LinalgVectorNorm(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor | None:
-        from .reduce import _unreduce
+        from .reduce import _all_dims, _unreduce
 
         a, result = ctx.saved_tensors
         p = ctx.p
-        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
-        norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         if p == 0:  # a count: no gradient at all (None, as PyTorch gives)
             return None
         if p == 1:
@@ -365,7 +366,7 @@ class LinalgVectorNorm(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        from .reduce import _reduce_like, _unreduce
+        from .reduce import _all_dims, _reduce_like, _unreduce
 
         (a,) = ctx.primals
         p = ctx.p
@@ -373,7 +374,7 @@ class LinalgVectorNorm(Op):
             return constant(np.zeros(ctx.result._array.shape, dtype=ctx.result._array.dtype))
         if p == 1:
             return _reduce_like(a_t * a.sign(), ctx)
-        norm = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape)
+        norm = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         zero_norm = (norm == 0)._array
         if p in (float("inf"), -float("inf")):
             at_extreme = (a.abs() == norm)._array

@@ -22,12 +22,25 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
-def _unreduce(grad: Tensor, dims: tuple[int, ...], keepdim: bool, shape: tuple[int, ...]):
-    """Undo a reduction's shape change: put back the reduced dims, then broadcast. Leading
-    dims need no putting back, broadcasting adds them (a full sum's gradient just expands)."""
-    if not keepdim and sorted(dims) != list(range(len(dims))):
-        grad = grad.reshape(tuple(1 if i in dims else n for i, n in enumerate(shape)))
+def _unreduce(
+    grad: Tensor,
+    dims: tuple[int, ...],
+    keepdim: bool,
+    shape: tuple[int, ...],
+    all_dims: bool = False,
+) -> Tensor:
+    """Undo a reduction's shape change: put back the reduced dims one by one (unsqueeze),
+    then broadcast, as PyTorch does. A reduction over everything with no dim given
+    (``all_dims``) has a 0-d result, which simply expands."""
+    if not keepdim and not all_dims and shape:  # (a number reduced stays one)
+        for dim in sorted(dims):
+            grad = grad.unsqueeze(dim)
     return grad.expand(shape)
+
+
+def _all_dims(ctx: Context) -> bool:
+    """Whether the op reduced everything because no dim was given (``x.sum()``)."""
+    return getattr(ctx, "all_dims", False)
 
 
 def _reduce_like(tangent: Tensor, ctx: Context) -> Tensor:
@@ -46,13 +59,14 @@ class Sum(Op):
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
         if dim is not None:
             ctx.node_name = "SumBackward1"
+        ctx.all_dims = dim is None
         ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
         dtype = np.int64 if a.dtype.kind in "biu" else None
         return np.sum(a, axis=ctx.dims if a.ndim else None, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -78,13 +92,14 @@ class Mean(Op):
             )
         if dim is not None:
             ctx.node_name = "MeanBackward1"
+        ctx.all_dims = dim is None
         ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
         ctx.count = int(np.prod([a.shape[d] for d in ctx.dims])) if a.ndim else 1
         return np.mean(a, axis=ctx.dims if a.ndim else None, keepdims=keepdim).astype(a.dtype)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) / ctx.count
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) / ctx.count
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -231,6 +246,7 @@ class Var(Op):
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
         ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "var")
+        ctx.all_dims = dim is None
         ctx.keepdim, ctx.shape = keepdim, a.shape
         ctx.save_for_backward(a)
         axis = ctx.dims if a.ndim else None
@@ -243,7 +259,8 @@ class Var(Op):
         (a,) = ctx.saved_tensors
         deviations, divisor = _moments(a, ctx.dims, ctx.correction)
         # ÷ divisor as a tensor op: n − correction = 0 gives nan, as in PyTorch, not an error
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * deviations * 2 / divisor
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return spread * deviations * 2 / divisor
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -262,6 +279,7 @@ class Std(Op):
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
         ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "std")
+        ctx.all_dims = dim is None
         ctx.keepdim, ctx.shape = keepdim, a.shape
         axis = ctx.dims if a.ndim else None
         with _numpy_quiet():
@@ -275,7 +293,7 @@ class Std(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
         deviations, divisor = _moments(a, ctx.dims, ctx.correction)
-        grad_over_std = _unreduce(grad / result, ctx.dims, ctx.keepdim, ctx.shape)
+        grad_over_std = _unreduce(grad / result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         return grad_over_std * deviations / divisor
 
     @staticmethod
@@ -390,6 +408,7 @@ class Amax(Op):
     @classmethod
     def forward(cls, ctx: Context, a: np.ndarray, dim: Any = (), keepdim: bool = False):
         ctx.dims = _reduced_dims(a, dim, cls.__name__.lower())
+        ctx.all_dims = dim in ((), [], None)
         ctx.keepdim, ctx.shape = keepdim, a.shape
         axis = ctx.dims if a.ndim else None
         result = np.asarray(cls.reduce(a, axis=axis, keepdims=keepdim and a.ndim > 0))
@@ -399,16 +418,16 @@ class Amax(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
-        extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)._array
+        extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
         at_extreme = (a._array == extreme) | (np.isnan(a._array) & np.isnan(extreme))
         count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
         share = constant((at_extreme / count).astype(a._array.dtype))
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * share
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) * share
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         a = ctx.primals[0]._array
-        extreme = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape)._array
+        extreme = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
         at_extreme = (a == extreme) | (np.isnan(a) & np.isnan(extreme))
         count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
         share = constant((at_extreme / count).astype(a.dtype))
@@ -452,12 +471,12 @@ class Logsumexp(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
-        full = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * (a - full).exp()
+        full = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) * (a - full).exp()
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        full = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape)
+        full = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         return _reduce_like(a_t * (ctx.primals[0] - full).exp(), ctx)
 
 
