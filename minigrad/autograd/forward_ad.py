@@ -132,7 +132,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
         level = _state.current_level()
     if level < 0:
         return UnpackedDualTensor(tensor, None)
-    if level not in _state.open_levels:
+    if level not in _state.open_levels and tensor._tangents:  # PyTorch checks it only then
         raise RuntimeError("Invalid level given to _fw_primal")
     tangent = _state.tangent_of(tensor, level)
     _state.hidden_levels.append(level)  # the primal is the view without this tangent
