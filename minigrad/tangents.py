@@ -54,7 +54,7 @@ def exit_level(level: int) -> None:
             "This is not supported."
         )
     open_levels.pop()
-    for ref in _carriers.pop(level).values():
+    for ref in list(_carriers.pop(level).values()):  # (a callback may remove one)
         tensor = ref()
         if tensor is not None and tensor._tangents:
             tensor._tangents.pop(level, None)
