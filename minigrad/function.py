@@ -268,9 +268,6 @@ class SavedTensor:
         self.unpack_hook: Callable[[Any], Tensor] | None = None
         self.checks_versions = True
         self.written_into_view: Callable[[], Any] | None = None  # a weak reference
-        # A saved result's tangents (forward mode), set once they are computed: the dict of
-        # the result's, so that leaving a level takes them away here too.
-        self.tangents: dict[int, Tensor] | None = None
         hooks = getattr(_saved_tensor_hooks, "stack", None)
         if hooks:
             pack_hook, unpack_hook, checks_versions = hooks[-1]
@@ -337,8 +334,11 @@ class SavedTensor:
         unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
         if self.output_nr:
             unpacked._output_nr = self.output_nr
-        if self.tangents:  # a backward inside a dual level: the result is dual again
-            for level, tangent in self.tangents.items():
+        # Forward mode: a saved result keeps its tangents (the result's own dict, so that
+        # leaving a level takes them away here too; set only inside a dual level).
+        saved_tangents = getattr(self, "tangents", None)
+        if saved_tangents:  # a backward inside a dual level: the result is dual again
+            for level, tangent in saved_tangents.items():
                 tangents.set_tangent(unpacked, level, tangent)
         return unpacked
 
