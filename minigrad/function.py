@@ -822,6 +822,9 @@ def _forward_mode(cls: type[Function], ctx: Any, args: tuple[Any, ...], outputs:
                     f"{list(tangent.shape)}."
                 )
             tangents.set_tangent(output, level, tangent)
+            for saved in getattr(ctx, "_saved", None) or ():  # forward over reverse
+                if getattr(saved, "is_result", False) and saved.output_nr == output._output_nr:
+                    saved.tangents = output._tangents
 
 
 def _overridden(cls: type) -> set[str]:

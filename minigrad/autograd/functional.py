@@ -307,11 +307,12 @@ def jvp(
     """``(func(inputs), J v)``: the Jacobian of ``func`` times the vector ``v`` (shaped like
     the inputs). The result is shaped like the outputs.
 
-    minigrad, like ``torch.autograd.functional``, has only reverse mode; ``J v`` comes from
-    the double backward trick. For a dummy ``u`` shaped like the output, the backward pass
-    gives ``g(u) = u^T J``, linear in ``u``; a second backward pass, of ``g`` with respect to
-    ``u`` and seeded with ``v``, gives ``v^T J^T = (J v)^T``. The value of ``u`` never
-    matters (zeros here), only that it requires grad.
+    As in ``torch.autograd.functional``, ``J v`` comes from the double backward trick
+    (``autograd.forward_ad`` computes it in one forward pass instead). For a dummy ``u``
+    shaped like the output, the backward pass gives ``g(u) = u^T J``, linear in ``u``; a
+    second backward pass, of ``g`` with respect to ``u`` and seeded with ``v``, gives ``v^T
+    J^T = (J v)^T``. The value of ``u`` never matters (zeros here), only that it requires
+    grad.
 
     >>> import minigrad as mg
     >>> from minigrad.autograd.functional import jvp
