@@ -134,7 +134,9 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
         return UnpackedDualTensor(tensor, None)
     if level not in _state.open_levels and tensor._tangents:  # PyTorch checks it only then
         raise RuntimeError("Invalid level given to _fw_primal")
-    tangent = _state.tangent_of(tensor, level)
+    # None where the level is out of sight (in a Function's forward, as in PyTorch)
+    hidden = level in _state.hidden_levels
+    tangent = None if hidden else _state.tangent_of(tensor, level)
     _state.hidden_levels.append(level)  # the primal is the view without this tangent
     try:
         primal = FwPrimal.apply(tensor)
