@@ -82,6 +82,9 @@ class ForwardStep:
     - ``output``: the result, detached; ``output_tangent``: its tangent.
     - ``node``: the result's ``grad_fn`` when a backward graph was recorded, else ``None``.
 
+    A user's ``autograd.Function`` is a step too (its ``formula`` is its ``jvp_formula``
+    if it sets one), one per output that gets a tangent.
+
     >>> import minigrad as mg
     >>> import minigrad.autograd.forward_ad as fwAD
     >>> with fwAD.dual_level(), fwAD.record_steps() as steps:

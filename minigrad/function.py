@@ -794,6 +794,7 @@ def _forward_mode(cls: type[Function], ctx: Any, args: tuple[Any, ...], outputs:
         given = [tangents.tangent_of(a, level) if isinstance(a, Tensor) else None for a in args]
         if all(t is None for t in given):
             continue
+        found = given
         given = [
             Tensor(np.zeros_like(a._array)) if isinstance(a, Tensor) and t is None else t
             for a, t in zip(args, given)
@@ -822,6 +823,8 @@ def _forward_mode(cls: type[Function], ctx: Any, args: tuple[Any, ...], outputs:
                     f"{list(tangent.shape)}."
                 )
             tangents.set_tangent(output, level, tangent)
+            if tangents.step_recorders:  # one step per output that has a tangent
+                tangents.record(cls, ctx, args, found, output, tangent)
             for saved in getattr(ctx, "_saved", None) or ():  # forward over reverse
                 if getattr(saved, "is_result", False) and saved.output_nr == output._output_nr:
                     saved.tangents = output._tangents

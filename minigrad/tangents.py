@@ -137,7 +137,7 @@ def propagate(op: Any, ctx: Any, args: tuple[Any, ...], result: Tensor) -> None:
         set_tangent(result, level, tangent)
         _saved_result_keeps(ctx, result)
         if step_recorders:
-            _record(op, ctx, args, tangents, result, tangent)
+            record(op, ctx, args, tangents, result, tangent)
 
 
 def fit_to(tangent: Tensor, result: Tensor) -> Tensor:
@@ -207,9 +207,11 @@ def write_in_place(target: Tensor, result: Tensor) -> None:
             set_tangent(target, level, new)
 
 
-def _record(
+def record(
     op: Any, ctx: Any, args: tuple[Any, ...], tangents: list[Any], result: Tensor, tangent: Tensor
 ) -> None:
+    """A ``ForwardStep`` for every ``record_steps`` list now open: ``op`` made ``result``
+    (with ``tangent``) from ``args``, whose tangents were ``tangents``."""
     from .engine import ForwardStep
 
     Tensor = _tensor.Tensor

@@ -125,3 +125,29 @@ def test_no_cost_and_no_tangent_without_a_level():
     with fwAD.record_steps() as steps:
         (mg.tensor([1.0]) * 2).exp()
     assert steps == []
+
+
+def test_a_user_function_is_a_step():
+    class Double(mg.autograd.Function):
+        jvp_formula = "2·ẋ"
+
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * 2, y * 1
+
+        @staticmethod
+        def backward(ctx, grad_x, grad_y):
+            return grad_x * 2, grad_y
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t):
+            return x_t * 2, y_t
+
+    x = mg.tensor([1.0], requires_grad=True)
+    with fwAD.dual_level(), fwAD.record_steps() as steps:
+        doubled, same = Double.apply(fwAD.make_dual(x, mg.tensor([3.0])), mg.tensor([5.0]))
+    # forward's own x * 2 sees no tangent, so it is no step; the Function's outputs are
+    assert [(s.name, s.formula) for s in steps] == [("DoubleBackward", "2·ẋ")] * 2
+    assert steps[0].input_tangents[0].tolist() == [3.0] and steps[0].input_tangents[1] is None
+    assert steps[0].output_tangent.tolist() == [6.0] and steps[1].output_tangent.tolist() == [0.0]
+    assert steps[0].node is doubled.grad_fn
