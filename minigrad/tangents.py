@@ -157,29 +157,28 @@ def _saved_result_keeps(ctx: Any, result: Tensor) -> None:
 
 
 def _view_of_base_tangent(view: Tensor, base_tangent: Tensor) -> Tensor | None:
-    """The part of ``base_tangent`` where ``view`` lies in its base, sharing its memory."""
+    """The part of ``base_tangent`` where ``view`` lies in its base, sharing its memory:
+    read through the view's own strides, from the same offset, in a tangent laid out as
+    the base is (None when it is laid out otherwise)."""
     base_array, tangent_array = view._base._array, base_tangent._array
     if (
         tangent_array.dtype != base_array.dtype
         or tangent_array.strides != base_array.strides
+        or any(stride < 0 for stride in base_array.strides)
         or not np.shares_memory(view._array, base_array)
     ):
         return None
+    itemsize = tangent_array.itemsize
     offset = view._array.__array_interface__["data"][0] - base_array.__array_interface__["data"][0]
-    start = tangent_array.__array_interface__["data"][0] + offset
-    if not 0 <= offset < tangent_array.nbytes:
-        return None
-    flat = tangent_array.reshape(-1) if tangent_array.flags.c_contiguous else None
-    if flat is None:
-        return None
-    element = offset // tangent_array.itemsize
-    strided = np.lib.stride_tricks.as_strided(
-        flat[element:], view._array.shape, view._array.strides
+    # Every element of the tangent's memory in a row, from its first element on.
+    span = (np.array(tangent_array.shape) - 1) @ np.array(tangent_array.strides) // itemsize + 1
+    memory = np.lib.stride_tricks.as_strided(tangent_array, (int(span),), (itemsize,))
+    viewed = np.lib.stride_tricks.as_strided(
+        memory[offset // itemsize :], view._array.shape, view._array.strides
     )
-    assert strided.__array_interface__["data"][0] == start
-    viewed = _tensor.Tensor(strided)
-    viewed._version_counter = base_tangent._version_counter
-    return viewed
+    shared = _tensor.Tensor(viewed)
+    shared._version_counter = base_tangent._version_counter
+    return shared
 
 
 def write_in_place(target: Tensor, result: Tensor) -> None:

@@ -242,6 +242,17 @@ def test_in_place_changes_carry_tangents(run_both):
             e = fwAD.make_dual(L.ones(3, dtype=L.float64), L.ones(3, dtype=L.float64))
             e.exp_()
             log.append(fwAD.unpack_dual(e))
+            # views made before their base had a tangent see their part of it
+            m = L.zeros(2, 3)
+            column, row = m[:, 1], m[1]
+            column.copy_(fwAD.make_dual(L.ones(2), L.tensor([2.0, 3.0])))
+            log.append((fwAD.unpack_dual(m), fwAD.unpack_dual(row)))
+            m.mul_(2)
+            log.append((fwAD.unpack_dual(column), fwAD.unpack_dual(row)))
+            f = L.zeros(4)
+            end = f[2:]
+            f.copy_(fwAD.make_dual(L.ones(4), L.arange(4.0)))
+            log.append(fwAD.unpack_dual(end))
 
     run_both(scenario)
 
