@@ -68,6 +68,42 @@ class Step:
     released: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ForwardStep:
+    """What one op did in a forward-mode pass: a record that
+    ``minigrad.autograd.forward_ad.record_steps()`` keeps for each op that computed a
+    tangent (minigrad's own: the forward stepper draws them).
+
+    - ``index``: 0, 1, 2, ... in the order the ops ran.
+    - ``name``: the node name the op records for backward (``MulBackward0``), even when no
+      backward graph was recorded.
+    - ``formula``: the op's forward derivative, as the ops index gives it (``ȧ·b + a·ḃ``).
+    - ``inputs``: the op's input tensors, detached from any graph; ``input_tangents``: the
+      tangent of each (``None`` for an input without one).
+    - ``output``: the result, detached; ``output_tangent``: its tangent.
+    - ``node``: the result's ``grad_fn`` when a backward graph was recorded, else ``None``.
+
+    A user's ``autograd.Function`` is a step too (its ``formula`` is its ``jvp_formula``
+    if it sets one), one per output that gets a tangent.
+
+    >>> import minigrad as mg
+    >>> import minigrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level(), fwAD.record_steps() as steps:
+    ...     y = fwAD.make_dual(mg.tensor(0.0), mg.tensor(2.0)).exp()
+    >>> steps[0].name, steps[0].input_tangents, steps[0].output_tangent, steps[0].node
+    ('ExpBackward0', (tensor(2.),), tensor(2.), None)
+    """
+
+    index: int
+    name: str
+    formula: str
+    inputs: tuple[Tensor, ...]
+    input_tangents: tuple[Tensor | None, ...]
+    output: Tensor
+    output_tangent: Tensor | None
+    node: Node | None
+
+
 class BackwardPass:
     """One backward pass from ``outputs``, ready to be run a step at a time.
 

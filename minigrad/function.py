@@ -254,6 +254,7 @@ class SavedTensor:
         "source_edge",
         "checks_versions",
         "written_into_view",
+        "tangents",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
@@ -333,6 +334,12 @@ class SavedTensor:
         unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
         if self.output_nr:
             unpacked._output_nr = self.output_nr
+        # Forward mode: a saved result keeps its tangents (the result's own dict, so that
+        # leaving a level takes them away here too; set only inside a dual level).
+        saved_tangents = getattr(self, "tangents", None)
+        if saved_tangents:  # a backward inside a dual level: the result is dual again
+            for level, tangent in saved_tangents.items():
+                tangents.set_tangent(unpacked, level, tangent)
         return unpacked
 
     def modified_error(self, node: Node) -> RuntimeError:
@@ -587,6 +594,24 @@ class FunctionContext(Context):
     def set_materialize_grads(self, value: bool) -> None:
         pass
 
+    # Forward mode: what jvp reads back from ctx.saved_tensors while it runs.
+    _for_forward: tuple[Any, ...] = ()
+    _in_jvp = False
+
+    def save_for_forward(self, *tensors: Any) -> None:
+        """Keep ``tensors`` for ``jvp``, which reads them back from ``ctx.saved_tensors``."""
+        _check_saveable(tensors)
+        self._for_forward = tensors
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        """What ``save_for_backward`` kept (in ``jvp``: what ``save_for_forward`` kept)."""
+        if self._in_jvp:
+            return tuple(self._for_forward)
+        if isinstance(self, BackwardNode):
+            return BackwardNode.saved_tensors.fget(self)
+        return tuple(self._to_save)
+
 
 class FunctionNode(FunctionContext, BackwardNode):
     """The node of a user's ``Function`` (what PyTorch calls a ``BackwardCFunction``): on top
@@ -702,6 +727,15 @@ class Function:
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
         raise NotImplementedError("setup_context is not implemented.")
 
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        """Forward mode's derivative: one tangent per argument of ``forward`` (zeros for a
+        Tensor without one, None for anything else) in, one per output out."""
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+
     @classmethod
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward"
@@ -727,15 +761,73 @@ class Function:
         if not recorded:
             ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         new_style = "setup_context" in _overridden(cls)
-        with no_grad():
-            if new_style:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
-        if not recorded:
-            return outputs
-        return _connect_outputs(ctx, args, outputs)
+        # Forward mode: forward sees plain values (jvp gives the tangents), as in PyTorch.
+        dual = bool(tangents.open_levels) and tangents.has_tangent(args)
+        hidden = tangents.hidden_levels
+        if dual:
+            hidden.extend(tangents.open_levels)
+        try:
+            with no_grad():
+                if new_style:
+                    outputs = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, outputs)
+                else:
+                    outputs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            if dual:
+                del hidden[len(hidden) - len(tangents.open_levels) :]
+        if recorded:
+            outputs = _connect_outputs(ctx, args, outputs)
+        if dual:
+            _forward_mode(cls, ctx, args, outputs)
+        return outputs
+
+
+def _forward_mode(cls: type[Function], ctx: Any, args: tuple[Any, ...], outputs: Any) -> None:
+    """Give a user's Function's outputs their tangents, from its ``jvp``, as PyTorch does:
+    the tangent of a Tensor input without one is zeros, that of anything else None."""
+    Tensor = _tensor.Tensor
+    listed = list(outputs) if isinstance(outputs, tuple) else [outputs]
+    for level in tangents.open_levels:
+        if level in tangents.hidden_levels:
+            continue
+        given = [tangents.tangent_of(a, level) if isinstance(a, Tensor) else None for a in args]
+        if all(t is None for t in given):
+            continue
+        found = given
+        given = [
+            Tensor(np.zeros_like(a._array)) if isinstance(a, Tensor) and t is None else t
+            for a, t in zip(args, given)
+        ]
+        tangents.hidden_levels.append(level)
+        ctx._in_jvp = True
+        try:
+            returned = cls.jvp(ctx, *given)
+        finally:
+            ctx._in_jvp = False
+            tangents.hidden_levels.pop()
+        returned = returned if isinstance(returned, tuple) else (returned,)
+        if len(returned) != len(listed):
+            raise RuntimeError(
+                "Function's jvp returned an invalid number of forward gradients (expected "
+                f"{len(listed)} but got {len(returned)})"
+            )
+        for output, tangent in zip(listed, returned):
+            if not isinstance(output, Tensor) or tangent is None:
+                continue
+            if tangent.shape != output.shape:
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of "
+                    "the original Tensor, this is not supported. Tensor is of size "
+                    f"{list(output.shape)} while the given forward gradient is of size "
+                    f"{list(tangent.shape)}."
+                )
+            tangents.set_tangent(output, level, tangent)
+            if tangents.step_recorders:  # one step per output that has a tangent
+                tangents.record(cls, ctx, args, found, output, tangent)
+            for saved in getattr(ctx, "_saved", None) or ():  # forward over reverse
+                if getattr(saved, "is_result", False) and saved.output_nr == output._output_nr:
+                    saved.tangents = output._tangents
 
 
 def _overridden(cls: type) -> set[str]:
@@ -814,5 +906,5 @@ def any_requires_grad(args: tuple[Any, ...]) -> bool:
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,
 # imported last: this works whichever of the two modules is imported first.
-from . import copy_slices  # noqa: E402
+from . import copy_slices, tangents  # noqa: E402
 from . import tensor as _tensor  # noqa: E402

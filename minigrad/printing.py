@@ -175,7 +175,11 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
 
 
 def tensor_repr(
-    array: np.ndarray, *, requires_grad: bool = False, grad_fn_name: str | None = None
+    array: np.ndarray,
+    *,
+    requires_grad: bool = False,
+    grad_fn_name: str | None = None,
+    tangent: str | None = None,
 ) -> str:
     """`tensor(...)` text exactly as PyTorch prints it, with ``minigrad.`` dtype names.
 
@@ -210,4 +214,6 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's tangent, as f"{tangent}" prints it
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import dtypes, ops, profiling, shapes
+from . import dtypes, ops, profiling, shapes, tangents
 from .copy_slices import (
     MADE_IN_NO_GRAD,
     CopySlices,
@@ -203,6 +203,7 @@ class Tensor:
     _accumulator: weakref.ref[AccumulateGrad] | None = None
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
+    _tangents: dict[int, Tensor] | None = None  # forward mode: the tangent at each dual level
 
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
@@ -398,7 +399,15 @@ class Tensor:
 
     def __repr__(self) -> str:
         name = short_name(self.grad_fn) if self.grad_fn is not None else None
-        return tensor_repr(self._array, requires_grad=self._requires_grad, grad_fn_name=name)
+        tangent = None
+        if self._tangents and tangents.open_levels:  # a dual tensor, printed as PyTorch does
+            tangent = tangents.tangent_of(self, tangents.open_levels[-1])
+        return tensor_repr(
+            self._array,
+            requires_grad=self._requires_grad,
+            grad_fn_name=name,
+            tangent=None if tangent is None else f"{tangent}",
+        )
 
     def __format__(self, format_spec: str) -> str:
         """``f"{loss:.4f}"``: a 0-d tensor formats as its number, as in PyTorch (so does
@@ -693,11 +702,15 @@ class Tensor:
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
+        dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
         if recorded:
             # The op runs on a copy with the same place in the graph, so whatever it saves
             # for backward is the value from before the write.
             before = Tensor(self._array.copy())
             before.grad_fn, before._requires_grad = self.grad_fn, self._requires_grad
+            if dual:  # and with the same tangents
+                for level in tangents.visible_tangents(self):
+                    tangents.set_tangent(before, level, tangents.tangent_of(self, level))
             result = op(before)
         else:
             with no_grad():
@@ -716,6 +729,8 @@ class Tensor:
             keepers_of_saved_values[-1].before_write(self)
         np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
+        if dual:
+            tangents.write_in_place(self, result)
         viewed = self._base is not None and np.may_share_memory(self._array, self._base._array)
         if recorded and viewed and result._grad_fn is not None:
             self._rebase_view_history(result._grad_fn)
@@ -1244,6 +1259,8 @@ class Tensor:
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum over the dimensions that were broadcast, so the result has ``shape``."""
         shape = _shape_argument(shape)
+        if not shape and self.ndim:  # to a single number: the plain sum, as in PyTorch
+            return self.sum()
         result = self
         leading = self.ndim - len(shape)
         if leading > 0:

@@ -138,5 +138,5 @@ def grad(
 
 
 # Imported last: gradcheck calls grad() above.
-from . import function, functional, graph  # noqa: E402
+from . import forward_ad, function, functional, graph  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

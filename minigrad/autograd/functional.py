@@ -28,11 +28,12 @@ tensor([[ 6.,  0.],
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from ..creation import stack, zeros_like
 from ..grad_mode import enable_grad
 from ..tensor import Tensor
+from . import forward_ad
 from . import grad as autograd_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -306,11 +307,12 @@ def jvp(
     """``(func(inputs), J v)``: the Jacobian of ``func`` times the vector ``v`` (shaped like
     the inputs). The result is shaped like the outputs.
 
-    minigrad, like ``torch.autograd.functional``, has only reverse mode; ``J v`` comes from
-    the double backward trick. For a dummy ``u`` shaped like the output, the backward pass
-    gives ``g(u) = u^T J``, linear in ``u``; a second backward pass, of ``g`` with respect to
-    ``u`` and seeded with ``v``, gives ``v^T J^T = (J v)^T``. The value of ``u`` never
-    matters (zeros here), only that it requires grad.
+    As in ``torch.autograd.functional``, ``J v`` comes from the double backward trick
+    (``autograd.forward_ad`` computes it in one forward pass instead). For a dummy ``u``
+    shaped like the output, the backward pass gives ``g(u) = u^T J``, linear in ``u``; a
+    second backward pass, of ``g`` with respect to ``u`` and seeded with ``v``, gives ``v^T
+    J^T = (J v)^T``. The value of ``u`` never matters (zeros here), only that it requires
+    grad.
 
     >>> import minigrad as mg
     >>> from minigrad.autograd.functional import jvp
@@ -359,11 +361,6 @@ _FORWARD_WITHOUT_VECTORIZE = (
     "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
     "only implemented for `vectorize=True`."
 )
-_NO_FORWARD_MODE = (
-    "minigrad has no forward-mode automatic differentiation, so a Jacobian cannot be "
-    'computed with strategy="forward-mode" (outer_jacobian_strategy for hessian). '
-    'The default, "reverse-mode", computes the same result.'
-)
 _STRICT_WITH_VECTORIZE = (
     "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
     "supported together. Please either set `strict=False` or `vectorize=False`."
@@ -371,17 +368,52 @@ _STRICT_WITH_VECTORIZE = (
 
 
 def _forward_mode_jacobian(
-    inputs: Any, create_graph: bool, strict: bool, vectorize: bool
-) -> NoReturn:
-    """PyTorch's checks of a forward-mode request, in its order; minigrad then declines."""
+    func: Func, inputs: Any, create_graph: bool, strict: bool, vectorize: bool
+) -> Any:
+    """The Jacobian column by column: one forward-mode pass per element of the inputs,
+    with that element's tangent 1 and every other 0, as PyTorch computes it (PyTorch
+    batches the passes with ``vmap``, minigrad runs them one after the other). PyTorch's
+    checks come first, in its order."""
     if create_graph:
         raise NotImplementedError(_FORWARD_WITH_CREATE_GRAPH)
     if strict:
         raise RuntimeError(_FORWARD_WITH_STRICT)
-    _as_tensors(inputs, "inputs", "jacobian")
+    inputs_were_tuple, inputs = _as_tensors(inputs, "inputs", "jacobian")
     if not vectorize:
         raise NotImplementedError(_FORWARD_WITHOUT_VECTORIZE)
-    raise NotImplementedError(_NO_FORWARD_MODE)
+    columns: list[tuple[Tensor, ...]] = []  # J @ e_k, one per element k of the inputs
+    outputs_were_tuple, primals = False, ()
+    for j, source in enumerate(inputs):
+        for k in range(source.numel()):
+            with forward_ad.dual_level():
+                duals = []
+                for i, tensor in enumerate(inputs):
+                    tangent = zeros_like(tensor)
+                    if i == j:
+                        tangent.view(-1)[k] = 1.0
+                    duals.append(forward_ad.make_dual(tensor, tangent))
+                outputs_were_tuple, outputs = _as_tensors(func(*duals), "outputs", "jacobian")
+                unpacked = [forward_ad.unpack_dual(output) for output in outputs]
+                primals = tuple(u.primal for u in unpacked)
+                columns.append(
+                    tuple(
+                        zeros_like(u.primal) if u.tangent is None else u.tangent for u in unpacked
+                    )
+                )
+    # As PyTorch lays them out: the columns stacked along a first dim, which is then
+    # split per input and moved to the end (hence a list of lists for tuples of both).
+    numels = [tensor.numel() for tensor in inputs]
+    blocks = []
+    for i, output in enumerate(primals):
+        stacked = stack([column[i] for column in columns], dim=0)
+        row = [
+            block.permute(*range(1, block.ndim), 0).reshape(*output.shape, *tensor.shape)
+            for block, tensor in zip(stacked.split(numels, dim=0), inputs)
+        ]
+        blocks.append(row)
+    if not inputs_were_tuple:
+        blocks = tuple(row[0] for row in blocks)
+    return blocks if outputs_were_tuple else blocks[0]
 
 
 def jacobian(
@@ -401,7 +433,8 @@ def jacobian(
 
     ``vectorize=True`` is accepted and gives the same result: minigrad has no ``vmap`` to
     batch the backward passes, so the rows are still computed one by one.
-    ``strategy="forward-mode"`` raises ``NotImplementedError``: minigrad has no forward mode.
+    ``strategy="forward-mode"`` (with ``vectorize=True``, as PyTorch requires) computes it
+    one column (one forward-mode pass) per element of the inputs instead.
 
     >>> import minigrad as mg
     >>> from minigrad.autograd.functional import jacobian
@@ -418,7 +451,7 @@ def jacobian(
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError(_BAD_STRATEGY + _STRATEGY_HINT)
     if strategy == "forward-mode":
-        _forward_mode_jacobian(inputs, create_graph, strict, vectorize)
+        return _forward_mode_jacobian(func, inputs, create_graph, strict, vectorize)
     with enable_grad():
         inputs_were_tuple, inputs = _as_tensors(inputs, "inputs", "jacobian")
         inputs = _fresh_copies(inputs, create_graph, need_graph=True)
@@ -500,6 +533,9 @@ def hessian(
         return outputs[0].squeeze()
 
     def gradient(*xs: Tensor) -> tuple[Tensor, ...]:
+        if outer_jacobian_strategy == "forward-mode":
+            # Forward over reverse: the dual inputs must stay in the graph, as in PyTorch.
+            xs = tuple(x.requires_grad_(True) for x in xs)
         # Always differentiable: the outer Jacobian differentiates it again.
         gradients = jacobian(scalar_function, xs, create_graph=True)
         _require_differentiable(gradients, "jacobian", strict)

@@ -7,9 +7,9 @@ derivative in one line, as the backward stepper shows it. The engine sums the gr
 broadcast inputs back to their shapes, so the derivatives read as on paper. Class names
 follow ATen's (``PowTensorScalar`` is ``pow.Tensor_Scalar``); node names are PyTorch's.
 
-To add an op: write its class in the file of its subject, give the Tensor a method that
-calls ``YourOp.apply``, and add its row here (``tests/core/test_ops_index.py`` checks that
-this table and the package agree).
+To add an op: write its class in the file of its subject (``forward``, ``backward`` and
+``jvp``), give the Tensor a method that calls ``YourOp.apply``, and add its rows here
+(``tests/core/test_ops_index.py`` checks that these tables and the package agree).
 
 ==================================  ==================  ============  ==============================
 written                             class               file          local derivative
@@ -66,6 +66,7 @@ written                             class               file          local deri
 ``a.permute(...)``, ``a.T``         Permute             views         permuted back
 ``a.unsqueeze(dim)``                Unsqueeze           views         squeezed back
 ``a.squeeze(dim)``                  Squeeze             views         reshaped back
+``unpack_dual(a).primal``           FwPrimal            views         1
 (the end of ``v @ M``)              SqueezeInPlace      views         reshaped back
 ``a.expand(shape)``                 Expand              views         summed over the copies
 (a view after an in-place change)   AsStrided           views         put back at the view's places
@@ -91,6 +92,93 @@ written                             class               file          local deri
 ``F.binary_..._with_logits(x, t)``  BCEWithLogits       losses        σ(x)−t, −x
 ``F.logsigmoid(x)``                 LogSigmoid          losses        σ(−x)
 ==================================  ==================  ============  ==============================
+
+Forward mode (``minigrad.autograd.forward_ad``) runs each op's ``jvp`` beside its forward:
+from the tangents of its inputs (ȧ for a's), the tangent of its result, again written with
+Tensor operations. An input without a tangent drops its term. ``ForwardStep.formula`` is
+the op's line here (its class's ``jvp_formula``):
+
+==================  =============================================================
+class               tangent of the result (ȧ: the tangent of a)
+==================  =============================================================
+Add                 ȧ + α·ḃ
+Sub                 ȧ − α·ḃ
+RsubScalar          −ȧ
+Mul                 ȧ·b + a·ḃ
+Div                 (ȧ − (a/b)·ḃ)/b
+Reciprocal          −ȧ/a²
+Neg                 −ȧ
+PowTensorScalar     n·aⁿ⁻¹·ȧ
+PowTensorTensor     b·aᵇ⁻¹·ȧ + aᵇ·ln a·ḃ
+PowScalarTensor     cᵃ·ln c·ȧ
+Exp                 ȧ·eᵃ
+Log                 ȧ/a
+Log10, Log2         ȧ/(a·ln 10), ȧ/(a·ln 2)
+Sqrt                ȧ/(2√a)
+Abs                 ȧ·sign(a)
+Sign                0
+Sin                 ȧ·cos a
+Cos                 −ȧ·sin a
+Tanh                ȧ·(1 − tanh²a)
+Clamp               ȧ inside [min, max], else 0
+ClampTensor         ȧ inside, ṁin below, ṁax above
+Where               ȧ where c, else ḃ
+MaskedFill          ȧ where not mask, else 0
+MaskedFillTensor    ȧ where not mask, v̇ where mask
+Sigmoid             ȧ·σ(a)·(1 − σ(a))
+Relu                ȧ where a > 0, else 0
+Softmax             s·(ȧ − Σ ȧ·s)
+LogSoftmax          ȧ − Σ ȧ·softmax(a)
+Sum                 Σ ȧ
+Mean                mean of ȧ
+MaxAll, MinAll      Σ ȧ at the k maxima / k, Σ ȧ at the k minima / k
+MaxDim, MinDim      ȧ at the chosen index
+Var                 2·Σ (a − mean)·ȧ / (n − correction)
+Std                 Σ (a − mean)·ȧ / ((n − correction)·std)
+Prod                Σ ȧᵢ·Π_{j≠i} aⱼ
+Cumsum              cumsum(ȧ)
+Amax, Amin          Σ ȧ at the k maxima / k, Σ ȧ at the k minima / k
+Logsumexp           Σ ȧ·softmax(a)
+Mm                  Ȧ@B + A@Ḃ
+Mv                  Ȧ@v + A@v̇
+Dot                 ȧ·b + a·ḃ
+Bmm                 Ȧ@B + A@Ḃ
+Addmm               ḃias + Ṁ₁@M₂ + M₁@Ṁ₂
+LinalgVectorNorm    Σ ȧᵢ·aᵢ·|aᵢ|ᵖ⁻²/‖a‖ᵖ⁻¹ (p = 2: Σ ȧᵢ·aᵢ/‖a‖)
+View                ȧ reshaped
+ReshapeAlias        ȧ reshaped
+UnsafeView          ȧ reshaped
+Transpose           ȧ transposed
+TransposeMatrix     ȧ transposed
+Permute             ȧ permuted
+Unsqueeze           ȧ unsqueezed
+Squeeze             ȧ squeezed
+FwPrimal            ȧ (the tangent at other levels)
+SqueezeInPlace      ȧ squeezed
+Expand              ȧ expanded
+AsStrided           ȧ read at the view's places
+Index               ȧ[i]
+IndexPutAccumulate  ȧ added at i into zeros
+IndexPut            ȧ, with v̇ written at i
+Cat                 cat(ȧ, ḃ, …)
+Stack               stack(ȧ, ḃ, …)
+Gather              ȧ gathered
+ScatterAdd          ȧ added at the index into zeros
+Repeat              ȧ repeated
+SplitPiece          ȧ's slice
+Sort, SortStable    ȧ in the sorted order
+IndexAdd            ȧ + α·ṡ added at the index
+ToCopy              ȧ cast
+Clone               ȧ
+Fill, Zero          0
+FillWithTensor      v̇ everywhere
+CopyFrom            ṡ
+MseLoss             2(x − y)·(ẋ − ẏ), reduced
+NllLoss             −wₜ·(log ṗ)ₜ, reduced
+BinaryCrossEntropy  w·(x − t)·ẋ/(x(1 − x)) + w·(log(1 − x) − log x)·ṫ, reduced
+BCEWithLogits       w·((p·t + 1 − t)·σ(x) − p·t)·ẋ + w·(log σ(−x) − p·log σ(x))·ṫ
+LogSigmoid          ẋ·σ(−x)
+==================  =============================================================
 
 ``matmul`` (``linalg.py``) and ``index`` (``index.py``) decide which of these nodes PyTorch
 records for a given call; ``base.py`` holds ``Op`` and elementwise type promotion.
@@ -178,6 +266,7 @@ from .unary import (
 from .views import (
     AsStrided,
     Expand,
+    FwPrimal,
     Permute,
     ReshapeAlias,
     Squeeze,

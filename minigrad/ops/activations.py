@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class Sigmoid(Op):
     formula = "∂σ(a)/∂a = σ(a)·(1 − σ(a))"
+    jvp_formula = "ȧ·σ(a)·(1 − σ(a))"
     saved_as = ("result",)
 
     @staticmethod
@@ -33,9 +34,15 @@ class Sigmoid(Op):
         (result,) = ctx.saved_tensors
         return grad * result * (1 - result)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        result = ctx.result
+        return a_t * result * (1 - result)
+
 
 class Relu(Op):
     formula = "∂relu(a)/∂a = 1 if a > 0 else 0"
+    jvp_formula = "ȧ where a > 0, else 0"
     saved_as = ("result",)
 
     @staticmethod
@@ -50,9 +57,14 @@ class Relu(Op):
         # "not <= 0" rather than "> 0": a nan passes its gradient on, as in PyTorch.
         return grad * ~(result <= 0)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * ~(ctx.result <= 0)
+
 
 class Softmax(Op):
     formula = "∂softmax/∂a: s·(g − Σ g·s)"
+    jvp_formula = "s·(ȧ − Σ ȧ·s)"
     saved_as = ("result",)
     options_as = {"dim": "dim"}
 
@@ -71,9 +83,15 @@ class Softmax(Op):
         (result,) = ctx.saved_tensors
         return result * (grad - (grad * result).sum(dim=ctx.dim, keepdim=True))
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        result = ctx.result
+        return result * (a_t - (a_t * result).sum(dim=ctx.dim, keepdim=True))
+
 
 class LogSoftmax(Op):
     formula = "∂log_softmax/∂a: g − softmax·Σ g"
+    jvp_formula = "ȧ − Σ ȧ·softmax(a)"
     saved_as = ("result",)
     options_as = {"dim": "dim"}
 
@@ -91,3 +109,7 @@ class LogSoftmax(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
         return grad - result.exp() * grad.sum(dim=ctx.dim, keepdim=True)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t - (a_t * ctx.result.exp()).sum(dim=ctx.dim, keepdim=True)

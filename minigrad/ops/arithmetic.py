@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import dtypes
 from ..function import Context
+from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
 from .unary import where
 
@@ -19,6 +20,7 @@ class Add(Elementwise):
     """``a + b``, or ``a + alpha * b`` for ``a.add(b, alpha=...)``: one node, as in PyTorch."""
 
     formula = "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1"
+    jvp_formula = "ȧ + α·ḃ"
     options_as = {"alpha": "alpha"}  # grad_fn._saved_alpha, as in PyTorch
 
     @staticmethod
@@ -30,11 +32,16 @@ class Add(Elementwise):
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         return grad, grad if ctx.alpha == 1 else grad * ctx.alpha
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        return combine(a_t, scaled(b_t, lambda t: t if ctx.alpha == 1 else t * ctx.alpha))
+
 
 class Sub(Elementwise):
     """``a - b``, or ``a - alpha * b`` for ``a.sub(b, alpha=...)``."""
 
     formula = "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1"
+    jvp_formula = "ȧ − α·ḃ"
     options_as = {"alpha": "alpha"}
 
     @staticmethod
@@ -45,6 +52,10 @@ class Sub(Elementwise):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        return combine(a_t, scaled(b_t, lambda t: -t if ctx.alpha == 1 else t * -ctx.alpha))
 
 
 def _scaled(b: np.ndarray, alpha: Any) -> np.ndarray:
@@ -63,6 +74,7 @@ class RsubScalar(Op):
 
     name = "RsubBackward1"
     formula = "∂(c−a)/∂a = −1"
+    jvp_formula = "−ȧ"
     options_as = {"alpha": lambda node: 1}
 
     @staticmethod
@@ -73,9 +85,14 @@ class RsubScalar(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return -grad
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return -a_t
+
 
 class Mul(Elementwise):
     formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+    jvp_formula = "ȧ·b + a·ḃ"
     # Saved in PyTorch's order, other first: what saved_tensors_hooks see, and the names of
     # grad_fn._saved_other and _saved_self.
     saved_as = ("other", "self")
@@ -94,9 +111,15 @@ class Mul(Elementwise):
         grad_b = grad * a if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        a, b = ctx.primals
+        return combine(scaled(a_t, lambda t: t * b), scaled(b_t, lambda t: a * t))
+
 
 class Div(Elementwise):
     formula = "∂(a/b)/∂a = 1/b,  ∂(a/b)/∂b = −a/b²"
+    jvp_formula = "(ȧ − (a/b)·ḃ)/b"
     saved_as = ("other", "self")  # PyTorch's order
 
     @staticmethod
@@ -119,9 +142,15 @@ class Div(Elementwise):
         grad_b = -grad * (a / b) / b if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        _, b = ctx.primals
+        return combine(a_t, scaled(b_t, lambda t: -(t * ctx.result))) / b
+
 
 class Reciprocal(Op):
     formula = "∂(1/a)/∂a = −1/a²"
+    jvp_formula = "−ȧ/a²"
     saved_as = ("result",)
 
     @staticmethod
@@ -135,9 +164,15 @@ class Reciprocal(Op):
         (result,) = ctx.saved_tensors
         return -grad * result * result
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        result = ctx.result
+        return -a_t * result * result
+
 
 class Neg(Op):
     formula = "∂(−a)/∂a = −1"
+    jvp_formula = "−ȧ"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -152,12 +187,17 @@ class Neg(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return -grad
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return -a_t
+
 
 class PowTensorScalar(Op):
     """``tensor ** number``."""
 
     name = "PowBackward0"
     formula = "∂(aⁿ)/∂a = n·aⁿ⁻¹"
+    jvp_formula = "n·aⁿ⁻¹·ȧ"
     saved_as = ("self",)
     options_as = {"exponent": "exponent"}
 
@@ -181,12 +221,20 @@ class PowTensorScalar(Op):
             return grad * 0
         return grad * ctx.exponent * a ** (ctx.exponent - 1)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        (a,) = ctx.primals
+        if ctx.exponent == 0:
+            return a_t * 0
+        return a_t * ctx.exponent * a ** (ctx.exponent - 1)
+
 
 class PowTensorTensor(Elementwise):
     """``tensor ** tensor``."""
 
     name = "PowBackward1"
     formula = "∂(aᵇ)/∂a = b·aᵇ⁻¹,  ∂(aᵇ)/∂b = aᵇ·ln a"
+    jvp_formula = "b·aᵇ⁻¹·ȧ + aᵇ·ln a·ḃ"
     saved_as = ("exponent", "self", "result")  # PyTorch's order
 
     @staticmethod
@@ -209,12 +257,24 @@ class PowTensorTensor(Elementwise):
             grad_b = where(zero_base, 0.0, grad * result * a.log())
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        a, b = ctx.primals
+        along_a = along_b = None
+        if a_t is not None:  # the same guards as backward's
+            along_a = where((b == 0)._array, 0.0, a_t * b * a ** (b - 1))
+        if b_t is not None:
+            zero_base = ((a == 0) & (b >= 0))._array
+            along_b = where(zero_base, 0.0, b_t * ctx.result * a.log())
+        return combine(along_a, along_b)
+
 
 class PowScalarTensor(Op):
     """``number ** tensor``."""
 
     name = "PowBackward2"
     formula = "∂(cᵃ)/∂a = cᵃ·ln c"
+    jvp_formula = "cᵃ·ln c·ȧ"
     # The exponent is kept too, as PyTorch keeps it, though cᵃ·ln c needs only the result.
     saved_as = ("exponent", "result")
     options_as = {"self": "base"}
@@ -233,3 +293,9 @@ class PowScalarTensor(Op):
         if ctx.base == 0:
             return grad * 0
         return grad * result * float(np.log(ctx.base))
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        if ctx.base == 0:
+            return a_t * 0
+        return a_t * ctx.result * float(np.log(ctx.base))

@@ -16,6 +16,7 @@ from .. import dtypes, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
 from ..grad_mode import is_grad_enabled
 from ..shapes import broadcast_shape
+from ..tangents import open_levels, propagate
 from .aten_names import aten_name
 
 if TYPE_CHECKING:
@@ -29,8 +30,18 @@ class Op(Function):
     named ``<ClassName>Backward0`` unless ``name`` says else.
 
     Class attributes: ``formula`` (the local derivative in a line, for the stepper),
-    ``name`` (the node's name) and ``is_view`` (the result shares the first input's memory).
+    ``jvp_formula`` (the forward derivative: the result's tangent from the inputs'
+    tangents, written ȧ for a's), ``name`` (the node's name) and ``is_view`` (the result
+    shares the first input's memory).
+
+    ``jvp(ctx, *tangents)`` is forward mode's derivative (``torch.autograd.Function``'s
+    name for it): given one tangent per argument (None where there is none), it returns
+    the result's, with Tensor operations so that it can itself be differentiated. It finds
+    the inputs in ``ctx.primals`` and the result in ``ctx.result``, beside whatever
+    ``forward`` left in ``ctx``.
     """
+
+    jvp_formula: str = ""
 
     returns_new_gradients = True
 
@@ -60,9 +71,15 @@ class Op(Function):
             result = Tensor._from_op(as_array(returned), node, base)
             if node._to_save:
                 node._save(arrays, args, returned, result)
+            if open_levels:  # forward mode: the one check that code without it pays
+                propagate(cls, node, args, result)
             return result
-        returned = cls.forward(Context(), *arrays, **options)
-        return Tensor._from_op(as_array(returned), None, base)
+        ctx = Context()
+        returned = cls.forward(ctx, *arrays, **options)
+        result = Tensor._from_op(as_array(returned), None, base)
+        if open_levels:
+            propagate(cls, ctx, args, result)
+        return result
 
     @classmethod
     def node_name(cls) -> str:

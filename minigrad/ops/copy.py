@@ -19,6 +19,7 @@ class ToCopy(Op):
     """A change of dtype: the gradient is cast back to the input's dtype."""
 
     formula = "cast: the gradient is cast back"
+    jvp_formula = "ȧ cast"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dtype: Any = None) -> np.ndarray:
@@ -29,9 +30,14 @@ class ToCopy(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.to(ctx.dtype)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return ToCopy.apply(a_t, dtype=ctx.result._array.dtype)
+
 
 class Clone(Op):
     formula = "clone: the gradient passes through"
+    jvp_formula = "ȧ"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -41,12 +47,17 @@ class Clone(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return Clone.apply(a_t)
+
 
 class Fill(Op):
     """``x.fill_(value)`` recorded: the old values no longer matter, so no gradient flows."""
 
     name = "FillBackward2"  # PyTorch's node for fill_ with a number
     formula = "fill: ∂/∂a = 0"
+    jvp_formula = "0"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, value: Any = 0) -> np.ndarray:
@@ -56,12 +67,17 @@ class Fill(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad * 0
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return constant(np.zeros_like(ctx.result._array))
+
 
 class Zero(Fill):
     """``x.zero_()`` recorded: PyTorch's own node for it."""
 
     name = "ZeroBackward0"
     formula = "zero: ∂/∂a = 0"
+    jvp_formula = "0"
 
 
 class FillWithTensor(Op):
@@ -71,6 +87,7 @@ class FillWithTensor(Op):
 
     name = "FillBackward3"
     formula = "fill: ∂/∂a = 0,  ∂/∂value = Σ of the gradient"
+    jvp_formula = "v̇ everywhere"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -81,12 +98,18 @@ class FillWithTensor(Op):
         # Zeros with no history, as PyTorch's: the old values had no effect at all.
         return constant(np.zeros_like(grad._array)), grad.sum()
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor:
+        zeros = constant(np.zeros_like(ctx.result._array))
+        return zeros if value_t is None else zeros + value_t
+
 
 class CopyFrom(Op):
     """``x.copy_(source)`` recorded: the gradient goes to ``source``, none to old ``x``."""
 
     name = "minigrad::autograd::CopyBackwards"  # PyTorch's, in minigrad's namespace
     formula = "copy: ∂/∂x = 0, ∂/∂source = 1"
+    jvp_formula = "ṡ"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, source: np.ndarray) -> np.ndarray:
@@ -100,3 +123,8 @@ class CopyFrom(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         return grad * 0, grad
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, source_t: Tensor | None) -> Tensor:
+        zeros = constant(np.zeros_like(ctx.result._array))
+        return zeros if source_t is None else zeros + source_t

@@ -27,6 +27,7 @@ class Index(Op):
 
     is_view = True  # basic indexing shares memory; Tensor._from_op checks that it does
     formula = "index: the gradient is scattered back to the indexed places"
+    jvp_formula = "ȧ[i]"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, index: Any = None) -> np.ndarray:
@@ -47,6 +48,10 @@ class Index(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         index = with_saved_arrays(ctx.index, ctx.saved_tensors)
         return IndexPutAccumulate.apply(grad, shape=ctx.shape, index=index)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return Index.apply(a_t, index=ctx.index)
 
 
 def index_arrays(index: Any) -> list[np.ndarray]:
@@ -214,6 +219,7 @@ class IndexPutAccumulate(Op):
 
     name = "IndexPutBackward0"
     formula = "scatter: the gradient is read back at the indexed places"
+    jvp_formula = "ȧ added at i into zeros"
 
     @staticmethod
     def forward(ctx: Context, grad: np.ndarray, shape: Any = (), index: Any = None):
@@ -225,6 +231,10 @@ class IndexPutAccumulate(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return Index.apply(grad, index=ctx.index)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return IndexPutAccumulate.apply(a_t, shape=ctx.result.shape, index=ctx.index)
 
 
 def normalize_index(index: Any) -> Any:
@@ -246,6 +256,7 @@ class IndexPut(Op):
     places, and ``value`` receives the gradient read there."""
 
     formula = "x[i] = v: ∂/∂x = 0 at i, else 1;  ∂/∂v = the gradient at i"
+    jvp_formula = "ȧ, with v̇ written at i"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, value: np.ndarray, index: Any = None):
@@ -263,9 +274,17 @@ class IndexPut(Op):
         kept[index] = False
         return grad * constant(kept), Index.apply(grad, index=index)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor:
+        a, value = ctx.primals
+        a_t = a_t if a_t is not None else _zeros_like(ctx.result)
+        value_t = value_t if value_t is not None else _zeros_like(value, ctx.result)
+        return IndexPut.apply(a_t, value_t, index=ctx.index)
+
 
 class Cat(Op):
     formula = "cat: each input gets its slice of the gradient"
+    jvp_formula = "cat(ȧ, ḃ, …)"
     options_as = {"dim": "axis"}
 
     @staticmethod
@@ -298,9 +317,17 @@ class Cat(Op):
             start += size
         return tuple(grads)
 
+    @staticmethod
+    def jvp(ctx: Context, *tangents: Tensor | None) -> Tensor:
+        filled = [
+            _zeros_like(p, ctx.result) if t is None else t for t, p in zip(tangents, ctx.primals)
+        ]
+        return Cat.apply(*filled, dim=ctx.axis)
+
 
 class Stack(Op):
     formula = "stack: each input gets its slice of the gradient"
+    jvp_formula = "stack(ȧ, ḃ, …)"
     options_as = {"dim": "axis"}
 
     @staticmethod
@@ -320,6 +347,27 @@ class Stack(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, ...]:
         return tuple(grad.select(ctx.axis, i) for i in range(ctx.count))
+
+    @staticmethod
+    def jvp(ctx: Context, *tangents: Tensor | None) -> Tensor:
+        filled = [
+            _zeros_like(p, ctx.result) if t is None else t for t, p in zip(tangents, ctx.primals)
+        ]
+        return Stack.apply(*filled, dim=ctx.axis)
+
+
+def _zeros_like(tensor: Tensor, result: Tensor | None = None) -> Tensor:
+    """Zeros in the place of a missing tangent, in the result's dtype."""
+    dtype = (result if result is not None else tensor)._array.dtype
+    return constant(np.zeros(tensor._array.shape, dtype=dtype))
+
+
+def _filled(tangents: tuple[Tensor | None, ...], ctx: Context) -> list[Tensor]:
+    """One tangent per input, zeros where an input has none."""
+    return [
+        _zeros_like(primal, ctx.result) if tangent is None else tangent
+        for tangent, primal in zip(tangents, ctx.primals)
+    ]
 
 
 def _at_least_1d(array: np.ndarray) -> np.ndarray:
@@ -353,6 +401,7 @@ class Gather(Op):
     at those places (an index named twice gets both)."""
 
     formula = "∂out/∂a: the gradient is added back at the gathered places"
+    jvp_formula = "ȧ gathered"
     saved_as = ("index", "self")
     options_as = {"dim": "axis", "sparse_grad": lambda node: False}
 
@@ -361,7 +410,7 @@ class Gather(Op):
         (axis,) = normalize_dims(dim, a.ndim)
         values, places = _at_least_1d(a), _at_least_1d(index)
         _check_gather_index(values, places, axis)
-        ctx.axis, ctx.shape = axis, a.shape
+        ctx.axis, ctx.shape, ctx.index = axis, a.shape, index
         # PyTorch keeps its input too, though the derivative needs only its shape.
         ctx.save_for_backward(index, a)
         # The index may be smaller than a in the other dims: take a's corner of its size.
@@ -376,12 +425,17 @@ class Gather(Op):
         index, _ = ctx.saved_tensors
         return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=index._array)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return Gather.apply(a_t, dim=ctx.axis, index=ctx.index)
+
 
 class ScatterAdd(Op):
     """Zeros of ``shape`` with ``grad`` added at the places ``index`` names along ``dim``:
     gather's derivative, whose own derivative gathers again."""
 
     formula = "scatter_add: the gradient is gathered back"
+    jvp_formula = "ȧ added at the index into zeros"
 
     @staticmethod
     def forward(
@@ -405,12 +459,18 @@ class ScatterAdd(Op):
 
         return grad.gather(ctx.axis, Tensor(ctx.index))
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        shape = ctx.result.shape
+        return ScatterAdd.apply(a_t, shape=shape, dim=ctx.axis, index=ctx.index)
+
 
 class Repeat(Op):
     """``a.repeat(2, 1)``: copies of ``a`` side by side along each dim (new leading dims
     when there are more repeats than dims). The gradient sums the copies."""
 
     formula = "∂repeat/∂a: the gradient of the copies, summed"
+    jvp_formula = "ȧ repeated"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, repeats: tuple[int, ...] = ()) -> np.ndarray:
@@ -438,6 +498,10 @@ class Repeat(Op):
         summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
         return summed.reshape(ctx.shape)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return Repeat.apply(a_t, repeats=ctx.repeats)
+
 
 class SplitPiece(Op):
     """One piece of ``a.split(size, dim)`` or ``a.chunk(n, dim)``: a view of the slice
@@ -447,6 +511,7 @@ class SplitPiece(Op):
     name = "SplitBackward0"
     is_view = True
     formula = "split: the gradient goes back to the piece's slice, 0 elsewhere"
+    jvp_formula = "ȧ's slice"
 
     @staticmethod
     def forward(
@@ -472,6 +537,10 @@ class SplitPiece(Op):
 
         before, after = zeros(0, ctx.start), zeros(ctx.stop, ctx.shape[ctx.axis])
         return Cat.apply(*before, grad, *after, dim=ctx.axis)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return SplitPiece.apply(a_t, dim=ctx.axis, start=ctx.start, stop=ctx.stop)
 
 
 def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
@@ -533,11 +602,12 @@ class Sort(Op):
     ``dim`` (``sort`` finds them). Each value's gradient goes back to the place it came from."""
 
     formula = "∂sorted/∂a: each gradient back to the place its value came from"
+    jvp_formula = "ȧ in the sorted order"
     saved_as = ("indices",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = -1, indices: Any = None) -> np.ndarray:
-        ctx.axis, ctx.shape = dim, a.shape
+        ctx.axis, ctx.shape, ctx.indices = dim, a.shape, indices
         ctx.save_for_backward(indices)  # as PyTorch, which packs only the indices
         if a.ndim == 0:
             return a.copy()
@@ -549,6 +619,10 @@ class Sort(Op):
             return grad
         (indices,) = ctx.saved_tensors
         return ScatterAdd.apply(grad, shape=ctx.shape, dim=ctx.axis, index=indices._array)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return Sort.apply(a_t, dim=ctx.axis, indices=ctx.indices)
 
 
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None):
@@ -573,6 +647,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None)
 
 class SortStable(Sort):
     name = "SortBackward1"
+    jvp_formula = "ȧ in the sorted order"
 
 
 class IndexAdd(Op):
@@ -581,6 +656,7 @@ class IndexAdd(Op):
     through; ``source``'s is the gradient read back at the index, times ``alpha``."""
 
     formula = "∂/∂a = 1,  ∂/∂source = α · grad[index]"
+    jvp_formula = "ȧ + α·ṡ added at the index"
     saved_as = ("index", "source")
     options_as = {"dim": "axis", "alpha": "alpha", "source_dim": "source_dim"}
 
@@ -618,6 +694,13 @@ class IndexAdd(Op):
         else:
             read = grad[(slice(None),) * ctx.axis + (Tensor(index._array.reshape(-1)),)]
         return grad, read if ctx.alpha == 1 else read * ctx.alpha
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, source_t: Tensor | None) -> Tensor:
+        a, source = ctx.primals
+        a_t = a_t if a_t is not None else _zeros_like(ctx.result)
+        source_t = source_t if source_t is not None else _zeros_like(source, ctx.result)
+        return IndexAdd.apply(a_t, source_t, dim=ctx.axis, index=ctx.index, alpha=ctx.alpha)
 
 
 def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1) -> Tensor:

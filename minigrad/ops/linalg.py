@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes
 from ..function import Context
 from ..shapes import broadcast_shape, normalize_dims
+from ..tangents import combine, scaled
 from .base import Op, constant
 from .unary import where
 from .views import SqueezeInPlace, UnsafeView
@@ -26,6 +27,7 @@ def kept_for_the_other(ctx: Context, a: np.ndarray, b: np.ndarray) -> tuple[Any,
 
 class Mm(Op):
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+    jvp_formula = "Ȧ@B + A@Ḃ"
     saved_as = ("mat2", "self")  # PyTorch's order
 
     @staticmethod
@@ -49,9 +51,15 @@ class Mm(Op):
         grad_b = a.t() @ grad if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        a, b = ctx.primals
+        return combine(scaled(a_t, lambda t: Mm.apply(t, b)), scaled(b_t, lambda t: Mm.apply(a, t)))
+
 
 class Mv(Op):
     formula = "∂(A@v)/∂A = g vᵀ,  ∂(A@v)/∂v = Aᵀ g"
+    jvp_formula = "Ȧ@v + A@v̇"
     saved_as = ("self", "vec")
 
     @staticmethod
@@ -76,9 +84,15 @@ class Mv(Op):
         grad_v = a.t() @ grad if ctx.needs_input_grad[1] else None
         return grad_a, grad_v
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, v_t: Tensor | None) -> Tensor | None:
+        a, v = ctx.primals
+        return combine(scaled(a_t, lambda t: Mv.apply(t, v)), scaled(v_t, lambda t: Mv.apply(a, t)))
+
 
 class Dot(Op):
     formula = "∂(a·b)/∂a = b,  ∂(a·b)/∂b = a"
+    jvp_formula = "ȧ·b + a·ḃ"
     saved_as = ("self", "tensor")
 
     @staticmethod
@@ -104,11 +118,19 @@ class Dot(Op):
         grad_b = grad * a if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        a, b = ctx.primals
+        return combine(
+            scaled(a_t, lambda t: Dot.apply(t, b)), scaled(b_t, lambda t: Dot.apply(a, t))
+        )
+
 
 class Bmm(Op):
     """Batched products: ``matmul`` gives it two 3-d operands with the same batch size."""
 
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
+    jvp_formula = "Ȧ@B + A@Ḃ"
     saved_as = ("mat2", "self")  # PyTorch's order
 
     @staticmethod
@@ -135,6 +157,13 @@ class Bmm(Op):
         grad_b = Bmm.apply(a.transpose(-1, -2), grad) if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        a, b = ctx.primals
+        return combine(
+            scaled(a_t, lambda t: Bmm.apply(t, b)), scaled(b_t, lambda t: Bmm.apply(a, t))
+        )
+
 
 class Addmm(Op):
     """``bias + mat1 @ mat2`` in one node, as PyTorch records a linear layer on a batch.
@@ -144,6 +173,7 @@ class Addmm(Op):
 
     name = "AddmmBackward0"
     formula = "∂/∂bias = G,  ∂/∂mat1 = G@mat2ᵀ,  ∂/∂mat2 = mat1ᵀ@G"
+    jvp_formula = "ḃias + Ṁ₁@M₂ + M₁@Ṁ₂"
 
     @staticmethod
     def forward(ctx: Context, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
@@ -168,6 +198,17 @@ class Addmm(Op):
         grad_mat1 = grad @ mat2.t() if needs_mat1 else None
         grad_mat2 = mat1.t() @ grad if needs_mat2 else None
         return grad_bias, grad_mat1, grad_mat2
+
+    @staticmethod
+    def jvp(
+        ctx: Context, bias_t: Tensor | None, mat1_t: Tensor | None, mat2_t: Tensor | None
+    ) -> Tensor | None:
+        _, mat1, mat2 = ctx.primals
+        return combine(
+            bias_t,
+            scaled(mat1_t, lambda t: Mm.apply(t, mat2)),
+            scaled(mat2_t, lambda t: Mm.apply(mat1, t)),
+        )
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -261,6 +302,7 @@ class LinalgVectorNorm(Op):
     counts the elements that are not 0."""
 
     formula = "∂‖a‖ₚ/∂aᵢ = aᵢ·|aᵢ|ᵖ⁻²/‖a‖ₚᵖ⁻¹ (p = 2: aᵢ/‖a‖)"
+    jvp_formula = "Σ ȧᵢ·aᵢ·|aᵢ|ᵖ⁻²/‖a‖ᵖ⁻¹ (p = 2: Σ ȧᵢ·aᵢ/‖a‖)"
 
     @staticmethod
     def forward(
@@ -273,6 +315,7 @@ class LinalgVectorNorm(Op):
             )
         dims = normalize_dims(dim, a.ndim)
         ctx.p, ctx.dims, ctx.keepdim, ctx.shape = p, dims, keepdim, a.shape
+        ctx.all_dims = dim is None
         axis = dims if a.ndim else None
         magnitude = np.abs(a)
         if p in (float("inf"), -float("inf")) and a.size == 0:
@@ -298,12 +341,12 @@ class LinalgVectorNorm(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor | None:
-        from .reduce import _unreduce
+        from .reduce import _all_dims, _unreduce
 
         a, result = ctx.saved_tensors
         p = ctx.p
-        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
-        norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        norm = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         if p == 0:  # a count: no gradient at all (None, as PyTorch gives)
             return None
         if p == 1:
@@ -320,3 +363,26 @@ class LinalgVectorNorm(Op):
             return where(zero_norm, 0.0, spread * a / safe_norm)
         scaled = a * a.abs() ** (p - 2) / safe_norm ** (p - 1)
         return where(zero_norm, 0.0, spread * scaled)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        from .reduce import _all_dims, _reduce_like, _unreduce
+
+        (a,) = ctx.primals
+        p = ctx.p
+        if p == 0:  # a count: it does not move
+            return constant(np.zeros(ctx.result._array.shape, dtype=ctx.result._array.dtype))
+        if p == 1:
+            return _reduce_like(a_t * a.sign(), ctx)
+        norm = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        zero_norm = (norm == 0)._array
+        if p in (float("inf"), -float("inf")):
+            at_extreme = (a.abs() == norm)._array
+            count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
+            share = constant((at_extreme / count).astype(a._array.dtype))
+            return _reduce_like(a_t * a.sign() * share, ctx)
+        safe_norm = where(zero_norm, 1.0, norm)
+        if p == 2:
+            return _reduce_like(where(zero_norm, 0.0, a_t * a / safe_norm), ctx)
+        scaled_a = a * a.abs() ** (p - 2) / safe_norm ** (p - 1)
+        return _reduce_like(where(zero_norm, 0.0, a_t * scaled_a), ctx)

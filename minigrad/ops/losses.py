@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
+from ..tangents import combine, scaled
 from .base import Op, as_float, constant
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ class MseLoss(Op):
 
     name = "MseLossBackward0"
     formula = "∂(x−y)²/∂x = 2(x−y),  ∂/∂y = −2(x−y)  (÷ n for the mean)"
+    jvp_formula = "2(x − y)·(ẋ − ẏ), reduced"
 
     @staticmethod
     def forward(
@@ -45,6 +47,12 @@ class MseLoss(Op):
         needs_input, needs_target = ctx.needs_input_grad
         return (grad_input if needs_input else None), (-grad_input if needs_target else None)
 
+    @staticmethod
+    def jvp(ctx: Context, input_t: Tensor | None, target_t: Tensor | None) -> Tensor:
+        input, target = ctx.primals
+        per_element = 2 * (input - target) * combine(input_t, scaled(target_t, lambda t: -t))
+        return _reduced(per_element, ctx.reduction)
+
 
 class NllLoss(Op):
     """The negative log-likelihood: minus the log-probability of each sample's class, times
@@ -57,6 +65,7 @@ class NllLoss(Op):
 
     name = "NllLossBackward0"
     formula = "∂(−wₜ log pₜ)/∂(log pᵢ) = −wₜ if i = t else 0  (÷ Σ wₜ for the mean)"
+    jvp_formula = "−wₜ·(log ṗ)ₜ, reduced"
     saved_as = ("self", "target", "weight", "total_weight")
     options_as = {
         "reduction": lambda node: ("none", "mean", "sum").index(node.reduction),
@@ -80,6 +89,7 @@ class NllLoss(Op):
         # As in PyTorch, 0 when the losses are not reduced (the total is not needed then).
         total_weight = np.asarray(0 if reduction == "none" else mask.sum(), dtype=rows.dtype)
         ctx.save_for_backward(log_probs, target, weight, total_weight)
+        ctx.target, ctx.weight = target, weight
         ctx.reduction, ctx.ignore_index = reduction, ignore_index
         losses = -(mask * rows).sum(axis=1)
         if reduction == "mean":
@@ -109,6 +119,20 @@ class NllLoss(Op):
             per_row = grad
         grad_input = -mask * per_row
         return grad_input if batched else grad_input.reshape(-1)
+
+    @staticmethod
+    def jvp(ctx: Context, log_probs_t: Tensor) -> Tensor:
+        batched = log_probs_t.ndim == 2
+        rows = log_probs_t if batched else log_probs_t.unsqueeze(0)
+        mask = _weight_at_each_target(
+            rows.shape, rows._array.dtype, ctx.target, ctx.weight, ctx.ignore_index
+        )
+        losses = -(constant(mask) * rows).sum(1)
+        if ctx.reduction == "mean":
+            return losses.sum() / constant(np.asarray(mask.sum(), dtype=mask.dtype))
+        if ctx.reduction == "sum":
+            return losses.sum()
+        return losses if batched else losses.squeeze(0)
 
 
 def _weight_at_each_target(
@@ -143,6 +167,15 @@ def _spread(grad: Tensor, reduction: str, count: int) -> Tensor:
     return grad / count if reduction == "mean" else grad
 
 
+def _reduced(losses: Tensor, reduction: str) -> Tensor:
+    """A tangent per element, reduced as the losses were."""
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    return losses
+
+
 _EPSILON = float(np.float32(1e-12))
 
 
@@ -151,6 +184,7 @@ class LogSigmoid(Op):
     without overflow or underflow for any ``x``."""
 
     formula = "∂log σ(x)/∂x = 1 − σ(x) = σ(−x)"
+    jvp_formula = "ẋ·σ(−x)"
     saved_as = ("self", "buffer")
 
     @staticmethod
@@ -169,6 +203,10 @@ class LogSigmoid(Op):
         x, _ = ctx.saved_tensors
         return grad * (-x).sigmoid()
 
+    @staticmethod
+    def jvp(ctx: Context, x_t: Tensor) -> Tensor:
+        return x_t * (-ctx.primals[0]).sigmoid()
+
 
 class BinaryCrossEntropy(Op):
     """The binary cross-entropy of probabilities ``input`` against targets in [0, 1]:
@@ -183,6 +221,7 @@ class BinaryCrossEntropy(Op):
     saved_as = ("self", "target", "weight")
     options_as = {"reduction": lambda node: ("none", "mean", "sum").index(node.reduction)}
     formula = "∂/∂x = w·(x − t)/(x(1 − x)),  ∂/∂t = w·(log(1 − x) − log x)  (÷ n for the mean)"
+    jvp_formula = "w·(x − t)·ẋ/(x(1 − x)) + w·(log(1 − x) − log x)·ṫ, reduced"
 
     @staticmethod
     def forward(
@@ -193,7 +232,7 @@ class BinaryCrossEntropy(Op):
         reduction: str = "mean",
     ) -> np.ndarray:
         ctx.save_for_backward(input, target, weight)
-        ctx.reduction = reduction
+        ctx.reduction, ctx.weight = reduction, weight
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(input), -100)
             log_1_minus_x = np.maximum(np.log1p(-input), -100)
@@ -218,6 +257,20 @@ class BinaryCrossEntropy(Op):
             grad_target = grad * ((1 - input).log() - input.log())
         return grad_input, grad_target
 
+    @staticmethod
+    def jvp(ctx: Context, input_t: Tensor | None, target_t: Tensor | None) -> Tensor:
+        input, target = ctx.primals
+        along_input = along_target = None
+        if input_t is not None:
+            denominator = (input * (1 - input)).clamp(min=_EPSILON)
+            along_input = input_t * (input - target) / denominator
+        if target_t is not None:
+            along_target = target_t * ((1 - input).log() - input.log())
+        per_element = combine(along_input, along_target)
+        if ctx.weight is not None:
+            per_element = per_element * constant(ctx.weight)
+        return _reduced(per_element, ctx.reduction)
+
 
 class BCEWithLogits(Op):
     """The binary cross-entropy of ``sigmoid(input)``, computed from the logits without
@@ -231,6 +284,7 @@ class BCEWithLogits(Op):
     saved_as = ("pos_weight", "self", "target", "weight")
     options_as = {"reduction": lambda node: ("none", "mean", "sum").index(node.reduction)}
     formula = "∂/∂x = w·((p·t + 1 − t)·σ(x) − p·t),  ∂/∂t = w·(−x + (p − 1)·softplus(−x))"
+    jvp_formula = "w·((p·t + 1 − t)·σ(x) − p·t)·ẋ + w·(log σ(−x) − p·log σ(x))·ṫ"
 
     @staticmethod
     def forward(
@@ -242,7 +296,7 @@ class BCEWithLogits(Op):
         reduction: str = "mean",
     ) -> np.ndarray:
         ctx.save_for_backward(pos_weight, input, target, weight)  # PyTorch's order
-        ctx.reduction = reduction
+        ctx.reduction, ctx.weight, ctx.pos_weight = reduction, weight, pos_weight
         # softplus(−x) = max(−x, 0) + log(1 + e^(−|x|)): no exp of a large number.
         softplus = np.maximum(-input, 0) + np.log1p(np.exp(-np.abs(input)))
         if pos_weight is None:
@@ -278,3 +332,19 @@ class BCEWithLogits(Op):
                 (pos_weight * target + 1 - target) * input.sigmoid() - pos_weight * target
             )
         return grad_input, grad_target
+
+    @staticmethod
+    def jvp(ctx: Context, input_t: Tensor | None, target_t: Tensor | None) -> Tensor:
+        input, target = ctx.primals
+        weight = 1.0 if ctx.pos_weight is None else constant(ctx.pos_weight)
+        along_input = along_target = None
+        if input_t is not None:
+            slope = (weight * target + 1 - target) * input.sigmoid() - weight * target
+            along_input = input_t * slope
+        if target_t is not None:
+            log_p, log_not_p = LogSigmoid.apply(input), LogSigmoid.apply(-input)
+            along_target = target_t * (log_not_p - weight * log_p)
+        per_element = combine(along_input, along_target)
+        if ctx.weight is not None:
+            per_element = per_element * constant(ctx.weight)
+        return _reduced(per_element, ctx.reduction)

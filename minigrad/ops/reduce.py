@@ -22,33 +22,60 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
-def _unreduce(grad: Tensor, dims: tuple[int, ...], keepdim: bool, shape: tuple[int, ...]):
-    """Undo a reduction's shape change: put back the reduced dims, then broadcast. Leading
-    dims need no putting back, broadcasting adds them (a full sum's gradient just expands)."""
-    if not keepdim and sorted(dims) != list(range(len(dims))):
-        grad = grad.reshape(tuple(1 if i in dims else n for i, n in enumerate(shape)))
+def _unreduce(
+    grad: Tensor,
+    dims: tuple[int, ...],
+    keepdim: bool,
+    shape: tuple[int, ...],
+    all_dims: bool = False,
+) -> Tensor:
+    """Undo a reduction's shape change: put back the reduced dims one by one (unsqueeze),
+    then broadcast, as PyTorch does. A reduction over everything with no dim given
+    (``all_dims``) has a 0-d result, which simply expands."""
+    if not keepdim and not all_dims and shape:  # (a number reduced stays one)
+        for dim in sorted(dims):
+            grad = grad.unsqueeze(dim)
     return grad.expand(shape)
+
+
+def _all_dims(ctx: Context) -> bool:
+    """Whether the op reduced everything because no dim was given (``x.sum()``)."""
+    return getattr(ctx, "all_dims", False)
+
+
+def _reduce_like(tangent: Tensor, ctx: Context) -> Tensor:
+    """``tangent`` summed over the dims the op reduced (``ctx.dims``, ``ctx.keepdim``)."""
+    if tangent.ndim == 0:
+        return tangent.clone()
+    return tangent.sum(dim=ctx.dims, keepdim=ctx.keepdim)
 
 
 class Sum(Op):
     formula = "∂(Σ a)/∂aᵢ = 1"
+    jvp_formula = "Σ ȧ"
     options_as = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape"}
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
         if dim is not None:
             ctx.node_name = "SumBackward1"
+        ctx.all_dims = dim is None
         ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
         dtype = np.int64 if a.dtype.kind in "biu" else None
         return np.sum(a, axis=ctx.dims if a.ndim else None, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape)
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return _reduce_like(a_t, ctx)
 
 
 class Mean(Op):
     formula = "∂(mean a)/∂aᵢ = 1/n"
+    jvp_formula = "mean of ȧ"
     options_as = {
         "dim": "dims",
         "keepdim": "keepdim",
@@ -65,13 +92,18 @@ class Mean(Op):
             )
         if dim is not None:
             ctx.node_name = "MeanBackward1"
+        ctx.all_dims = dim is None
         ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
         ctx.count = int(np.prod([a.shape[d] for d in ctx.dims])) if a.ndim else 1
         return np.mean(a, axis=ctx.dims if a.ndim else None, keepdims=keepdim).astype(a.dtype)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) / ctx.count
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) / ctx.count
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return _reduce_like(a_t, ctx) / ctx.count
 
 
 class MaxAll(Op):
@@ -79,6 +111,7 @@ class MaxAll(Op):
 
     name = "MaxBackward1"
     formula = "∂max/∂aᵢ = 1/k at the k maxima, else 0"
+    jvp_formula = "Σ ȧ at the k maxima / k"
     saved_as = ("self", "result")
     reduce = staticmethod(np.max)
 
@@ -100,10 +133,17 @@ class MaxAll(Op):
         at_extreme = (a == result)._array | (np.isnan(a._array) & np.isnan(result._array))
         return grad * constant((at_extreme / at_extreme.sum()).astype(a._array.dtype))
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        a, result = ctx.primals[0]._array, ctx.result._array
+        at_extreme = (a == result) | (np.isnan(a) & np.isnan(result))
+        return (a_t * constant((at_extreme / at_extreme.sum()).astype(a.dtype))).sum()
+
 
 class MinAll(MaxAll):
     name = "MinBackward1"
     formula = "∂min/∂aᵢ = 1/k at the k minima, else 0"
+    jvp_formula = "Σ ȧ at the k minima / k"
     reduce = staticmethod(np.min)
 
 
@@ -112,6 +152,7 @@ class MaxDim(Op):
 
     name = "MaxBackward0"
     formula = "∂max/∂aᵢ = 1 at the chosen index, else 0"
+    jvp_formula = "ȧ at the chosen index"
     pick = staticmethod(np.argmax)
     saved_as = ("indices",)
     options_as = {"dim": "axis", "keepdim": "keepdim", "self_sym_sizes": "shape"}
@@ -127,7 +168,7 @@ class MaxDim(Op):
             values = np.take_along_axis(a, indices, axis=axis)
             if not keepdim:
                 values, indices = values.squeeze(axis), indices.squeeze(axis)
-        ctx.axis, ctx.keepdim, ctx.shape = axis, keepdim, a.shape
+        ctx.axis, ctx.keepdim, ctx.shape, ctx.indices = axis, keepdim, a.shape, indices
         ctx.save_for_backward(indices)
         return values
 
@@ -144,10 +185,19 @@ class MaxDim(Op):
         grad = grad if ctx.keepdim else grad.unsqueeze(ctx.axis)
         return grad * chosen
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        if not ctx.shape:
+            return a_t.clone()
+        indices = ctx.indices if ctx.keepdim else np.expand_dims(ctx.indices, ctx.axis)
+        picked = a_t.gather(ctx.axis, constant(indices))
+        return picked if ctx.keepdim else picked.squeeze(ctx.axis)
+
 
 class MinDim(MaxDim):
     name = "MinBackward0"
     formula = "∂min/∂aᵢ = 1 at the chosen index, else 0"
+    jvp_formula = "ȧ at the chosen index"
     pick = staticmethod(np.argmin)
 
 
@@ -189,12 +239,14 @@ class Var(Op):
     (``unbiased=False`` is ``correction=0``)."""
 
     formula = "∂var/∂aᵢ = 2(aᵢ − mean)/(n − correction)"
+    jvp_formula = "2·Σ (a − mean)·ȧ / (n − correction)"
 
     @staticmethod
     def forward(
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
         ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "var")
+        ctx.all_dims = dim is None
         ctx.keepdim, ctx.shape = keepdim, a.shape
         ctx.save_for_backward(a)
         axis = ctx.dims if a.ndim else None
@@ -207,19 +259,27 @@ class Var(Op):
         (a,) = ctx.saved_tensors
         deviations, divisor = _moments(a, ctx.dims, ctx.correction)
         # ÷ divisor as a tensor op: n − correction = 0 gives nan, as in PyTorch, not an error
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * deviations * 2 / divisor
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return spread * deviations * 2 / divisor
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        deviations, divisor = _moments(ctx.primals[0], ctx.dims, ctx.correction)
+        return _reduce_like(deviations * a_t, ctx) * 2 / divisor
 
 
 class Std(Op):
     """``a.std(dim, correction=1)``: the square root of ``var``."""
 
     formula = "∂std/∂aᵢ = (aᵢ − mean)/((n − correction)·std)"
+    jvp_formula = "Σ (a − mean)·ȧ / ((n − correction)·std)"
 
     @staticmethod
     def forward(
         ctx: Context, a: np.ndarray, dim: Any = None, correction: Any = None, keepdim: bool = False
     ) -> np.ndarray:
         ctx.dims, ctx.correction = _var_arguments(a, dim, correction, "std")
+        ctx.all_dims = dim is None
         ctx.keepdim, ctx.shape = keepdim, a.shape
         axis = ctx.dims if a.ndim else None
         with _numpy_quiet():
@@ -233,8 +293,13 @@ class Std(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
         deviations, divisor = _moments(a, ctx.dims, ctx.correction)
-        grad_over_std = _unreduce(grad / result, ctx.dims, ctx.keepdim, ctx.shape)
+        grad_over_std = _unreduce(grad / result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
         return grad_over_std * deviations / divisor
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        deviations, divisor = _moments(ctx.primals[0], ctx.dims, ctx.correction)
+        return _reduce_like(deviations * a_t, ctx) / divisor / ctx.result
 
 
 class Prod(Op):
@@ -243,6 +308,7 @@ class Prod(Op):
     leaves the gradient only at that 0; two or more leave none), as in PyTorch."""
 
     formula = "∂(Π a)/∂aᵢ = Π_{j≠i} aⱼ"
+    jvp_formula = "Σ ȧᵢ·Π_{j≠i} aⱼ"
 
     @staticmethod
     def forward(
@@ -287,6 +353,18 @@ class Prod(Op):
             return spread * (_unreduce(result, dims, ctx.keepdim, ctx.shape) / a)
         return spread * _product_of_others(a, ctx.axis)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        (a,) = ctx.primals
+        result = ctx.result
+        ones = constant(np.ones(result._array.shape, dtype=result._array.dtype))
+        others = Prod.gradient(ctx, ones, a.to(result.dtype), result)  # Π of the others
+        if not ctx.shape:
+            return a_t * others
+        if ctx.axis is None:
+            return (a_t * others).sum()
+        return (a_t * others).sum(ctx.axis, keepdim=ctx.keepdim)
+
 
 def _product_of_others(a: Tensor, axis: int) -> Tensor:
     """For each element along ``axis``, the product of the other elements, with no
@@ -322,6 +400,7 @@ class Amax(Op):
     the gradient evenly, as in PyTorch (``max(dim)`` gives it all to one index instead)."""
 
     formula = "∂amax/∂aᵢ = 1/k at the k maxima, else 0"
+    jvp_formula = "Σ ȧ at the k maxima / k"
     saved_as = ("self", "result")
     options_as = {"dim": "dims", "keepdim": "keepdim"}
     reduce = staticmethod(np.max)
@@ -329,6 +408,7 @@ class Amax(Op):
     @classmethod
     def forward(cls, ctx: Context, a: np.ndarray, dim: Any = (), keepdim: bool = False):
         ctx.dims = _reduced_dims(a, dim, cls.__name__.lower())
+        ctx.all_dims = dim in ((), [], None)
         ctx.keepdim, ctx.shape = keepdim, a.shape
         axis = ctx.dims if a.ndim else None
         result = np.asarray(cls.reduce(a, axis=axis, keepdims=keepdim and a.ndim > 0))
@@ -338,15 +418,25 @@ class Amax(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
-        extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)._array
+        extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
         at_extreme = (a._array == extreme) | (np.isnan(a._array) & np.isnan(extreme))
         count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
         share = constant((at_extreme / count).astype(a._array.dtype))
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * share
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) * share
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        a = ctx.primals[0]._array
+        extreme = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
+        at_extreme = (a == extreme) | (np.isnan(a) & np.isnan(extreme))
+        count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
+        share = constant((at_extreme / count).astype(a.dtype))
+        return _reduce_like(a_t * share, ctx)
 
 
 class Amin(Amax):
     formula = "∂amin/∂aᵢ = 1/k at the k minima, else 0"
+    jvp_formula = "Σ ȧ at the k minima / k"
     reduce = staticmethod(np.min)
 
 
@@ -355,6 +445,7 @@ class Logsumexp(Op):
     largest value, so that large ``aᵢ`` do not overflow. Its derivative is softmax."""
 
     formula = "∂logsumexp/∂aᵢ = exp(aᵢ − logsumexp) = softmax(a)ᵢ"
+    jvp_formula = "Σ ȧ·softmax(a)"
     saved_as = ("self", "result")
     options_as = {"dim": "dims", "keepdim": "keepdim"}
 
@@ -380,12 +471,18 @@ class Logsumexp(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
-        full = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape)
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape) * (a - full).exp()
+        full = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) * (a - full).exp()
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        full = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return _reduce_like(a_t * (ctx.primals[0] - full).exp(), ctx)
 
 
 class Cumsum(Op):
     formula = "∂(cumsum a)ⱼ/∂aᵢ = 1 for j ≥ i"
+    jvp_formula = "cumsum(ȧ)"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: int = 0, dtype: Any = None) -> np.ndarray:
@@ -402,6 +499,10 @@ class Cumsum(Op):
         # The sums from the right: total − (sum up to i) + gᵢ.
         dim = ctx.axis
         return grad.sum(dim, keepdim=True) - grad.cumsum(dim) + grad
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.clone() if a_t.ndim == 0 else a_t.cumsum(ctx.axis)
 
 
 # -- reductions with no derivative: tests and counts -------------------------------------

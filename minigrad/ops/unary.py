@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..function import Context
+from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 class Exp(Op):
     formula = "∂eᵃ/∂a = eᵃ"
+    jvp_formula = "ȧ·eᵃ"
     saved_as = ("result",)
 
     @staticmethod
@@ -30,9 +32,14 @@ class Exp(Op):
         (result,) = ctx.saved_tensors
         return grad * result
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * ctx.result
+
 
 class Log(Op):
     formula = "∂ln a/∂a = 1/a"
+    jvp_formula = "ȧ/a"
     saved_as = ("self",)
 
     @staticmethod
@@ -46,9 +53,14 @@ class Log(Op):
         (a,) = ctx.saved_tensors
         return grad / a
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t / ctx.primals[0]
+
 
 class Log10(Op):
     formula = "∂log₁₀ a/∂a = 1/(a · ln 10)"
+    jvp_formula = "ȧ/(a·ln 10)"
     saved_as = ("self",)
     logarithm = staticmethod(np.log10)
     ln_base = math.log(10)
@@ -65,15 +77,21 @@ class Log10(Op):
         (a,) = ctx.saved_tensors
         return grad / (a * cls.ln_base)
 
+    @classmethod
+    def jvp(cls, ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t / (ctx.primals[0] * cls.ln_base)
+
 
 class Log2(Log10):
     formula = "∂log₂ a/∂a = 1/(a · ln 2)"
+    jvp_formula = "ȧ/(a·ln 2)"
     logarithm = staticmethod(np.log2)
     ln_base = math.log(2)
 
 
 class Sqrt(Op):
     formula = "∂√a/∂a = 1/(2√a)"
+    jvp_formula = "ȧ/(2√a)"
     saved_as = ("result",)
 
     @staticmethod
@@ -88,9 +106,14 @@ class Sqrt(Op):
         (result,) = ctx.saved_tensors
         return grad / (2 * result)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t / (2 * ctx.result)
+
 
 class Abs(Op):
     formula = "∂|a|/∂a = sign(a)"
+    jvp_formula = "ȧ·sign(a)"
     saved_as = ("self",)
 
     @staticmethod
@@ -103,12 +126,17 @@ class Abs(Op):
         (a,) = ctx.saved_tensors
         return grad * a.sign()
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * ctx.primals[0].sign()
+
 
 class Sign(Op):
     """``sign(a)``: recorded, as in PyTorch, with a derivative that is zero everywhere (so
     that the derivative of ``abs``, which uses it, is itself differentiable)."""
 
     formula = "∂sign(a)/∂a = 0"
+    jvp_formula = "0"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -120,9 +148,14 @@ class Sign(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad * 0
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * 0
+
 
 class Sin(Op):
     formula = "∂sin a/∂a = cos a"
+    jvp_formula = "ȧ·cos a"
     saved_as = ("self",)
 
     @staticmethod
@@ -135,9 +168,14 @@ class Sin(Op):
         (a,) = ctx.saved_tensors
         return grad * a.cos()
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * ctx.primals[0].cos()
+
 
 class Cos(Op):
     formula = "∂cos a/∂a = −sin a"
+    jvp_formula = "−ȧ·sin a"
     saved_as = ("self",)
 
     @staticmethod
@@ -150,9 +188,14 @@ class Cos(Op):
         (a,) = ctx.saved_tensors
         return grad * -a.sin()
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * -ctx.primals[0].sin()
+
 
 class Tanh(Op):
     formula = "∂tanh a/∂a = 1 − tanh²a"
+    jvp_formula = "ȧ·(1 − tanh²a)"
     saved_as = ("result",)
 
     @staticmethod
@@ -166,10 +209,16 @@ class Tanh(Op):
         (result,) = ctx.saved_tensors
         return grad * (1 - result * result)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        result = ctx.result
+        return a_t * (1 - result * result)
+
 
 class Clamp(Op):
     name = "ClampBackward1"
     formula = "∂clamp(a)/∂a = 1 inside [min, max], else 0"
+    jvp_formula = "ȧ inside [min, max], else 0"
     saved_as = ("self",)
     options_as = {"min": lambda node: node.bounds[0], "max": lambda node: node.bounds[1]}
 
@@ -192,20 +241,37 @@ class Clamp(Op):
             inside &= a._array <= high
         return grad * constant(inside)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        a, (low, high) = ctx.primals[0]._array, ctx.bounds
+        inside = np.ones(a.shape, dtype=bool)
+        if low is not None:
+            inside &= a >= low
+        if high is not None:
+            inside &= a <= high
+        return a_t * constant(inside)
+
 
 class Where(Elementwise):
     formula = "∂where(c, a, b)/∂a = c,  ∂/∂b = not c"
+    jvp_formula = "ȧ where c, else ḃ"
     saved_as = ("condition",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, condition: Any = None) -> np.ndarray:
         ctx.save_for_backward(condition)
+        ctx.condition = condition
         return np.where(condition, a, b).astype(np.result_type(a, b), copy=False)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         (keep,) = ctx.saved_tensors
         return grad * keep, grad * ~keep
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
+        keep = constant(ctx.condition)
+        return combine(scaled(a_t, lambda t: t * keep), scaled(b_t, lambda t: t * ~keep))
 
 
 def where(condition: Any, a: Any, b: Any) -> Tensor:
@@ -232,6 +298,7 @@ class ClampTensor(Elementwise):
 
     name = "ClampBackward0"
     formula = "∂clamp/∂a = 1 inside, ∂/∂min = 1 below min, ∂/∂max = 1 above max"
+    jvp_formula = "ȧ inside, ṁin below, ṁax above"
     saved_as = ("max", "min", "self")  # PyTorch's order
 
     @staticmethod
@@ -239,7 +306,7 @@ class ClampTensor(Elementwise):
         ctx: Context, a: np.ndarray, low: np.ndarray, high: np.ndarray, given: Any = (True, True)
     ) -> np.ndarray:
         # A bound not given (an infinite constant here) is not saved, as in PyTorch.
-        has_low, has_high = given
+        has_low, has_high = ctx.given = given
         ctx.save_for_backward(high if has_high else None, low if has_low else None, a)
         return np.minimum(np.maximum(a, low), high)
 
@@ -257,6 +324,24 @@ class ClampTensor(Elementwise):
         to_low = below & ~above
         inside = ~(to_low | to_high)
         return grad * constant(inside), grad * constant(to_low), grad * constant(to_high)
+
+    @staticmethod
+    def jvp(
+        ctx: Context, a_t: Tensor | None, low_t: Tensor | None, high_t: Tensor | None
+    ) -> Tensor | None:
+        a, low, high = (t._array for t in ctx.primals)
+        has_low, has_high = ctx.given
+        below = (a < low) if has_low else np.zeros(a.shape, dtype=bool)
+        above = np.zeros(a.shape, dtype=bool)
+        if has_high:
+            above = (a > high) | (low > high) if has_low else a > high
+        to_low = below & ~above
+        inside = ~(to_low | above)
+        return combine(
+            scaled(a_t, lambda t: t * constant(inside)),
+            scaled(low_t, lambda t: t * constant(to_low)),
+            scaled(high_t, lambda t: t * constant(above)),
+        )
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
@@ -286,17 +371,23 @@ class MaskedFill(Op):
     """``a.masked_fill(mask, value)`` with a number: the filled places get no gradient."""
 
     formula = "∂/∂a = 0 where mask, else 1"
+    jvp_formula = "ȧ where not mask, else 0"
     saved_as = ("mask",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, mask: Any = None, value: Any = 0) -> np.ndarray:
         ctx.save_for_backward(mask)
+        ctx.mask = mask
         return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (mask,) = ctx.saved_tensors
         return grad * ~mask
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t * constant(~np.asarray(ctx.mask))
 
 
 class MaskedFillTensor(Op):
@@ -305,17 +396,27 @@ class MaskedFillTensor(Op):
 
     name = "MaskedFillBackward1"
     formula = "∂/∂a = 0 where mask, else 1;  ∂/∂value = Σ over the mask"
+    jvp_formula = "ȧ where not mask, v̇ where mask"
     saved_as = ("mask",)
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, value: np.ndarray, mask: Any = None) -> np.ndarray:
         ctx.save_for_backward(mask)
+        ctx.mask = mask
         return np.where(mask, value.astype(a.dtype), a)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         (mask,) = ctx.saved_tensors
         return grad * ~mask, (grad * mask).sum()
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor | None:
+        mask = np.asarray(ctx.mask)
+        return combine(
+            scaled(a_t, lambda t: t * constant(~mask)),
+            scaled(value_t, lambda t: t * constant(mask)),
+        )
 
 
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 class View(Op):
     is_view = True
     formula = "reshape: the gradient is reshaped back"
+    jvp_formula = "ȧ reshaped"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -32,12 +33,39 @@ class View(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.reshape(ctx.shape)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.reshape(ctx.result.shape)
+
+
+class FwPrimal(Op):
+    """``unpack_dual``'s primal: a view of a dual tensor without its tangent. PyTorch's
+    node for it is ``torch::autograd::Identity``; the gradient passes through."""
+
+    name = "minigrad::autograd::Identity"
+    is_view = True
+    formula = "identity: the gradient passes through"
+    jvp_formula = "ȧ (the tangent at other levels)"
+
+    @staticmethod
+    def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
+        return a.view()
+
+    @staticmethod
+    def backward(ctx: Context, grad: Tensor) -> Tensor:
+        return grad
+
+    @staticmethod
+    def jvp(ctx: Context, tangent: Tensor) -> Tensor:
+        return FwPrimal.apply(tangent)
+
 
 class ReshapeAlias(View):
     """``reshape`` of a tensor that is not contiguous (a transpose) but can still be viewed
     in the new shape: PyTorch records this view under its own name."""
 
     name = "ReshapeAliasBackward0"
+    jvp_formula = "ȧ reshaped"
 
 
 class UnsafeView(View):
@@ -45,12 +73,14 @@ class UnsafeView(View):
     (CloneBackward0), then views the copy, which nothing else can see (so: not a view)."""
 
     is_view = False
+    jvp_formula = "ȧ reshaped"
     name = "UnsafeViewBackward0"
 
 
 class Transpose(Op):
     is_view = True
     formula = "transpose: the gradient is transposed back"
+    jvp_formula = "ȧ transposed"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim0: int = 0, dim1: int = 1) -> np.ndarray:
@@ -61,6 +91,10 @@ class Transpose(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.transpose(*ctx.dims)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.transpose(*ctx.dims) if a_t.ndim else a_t.view(())
+
 
 class TransposeMatrix(Op):
     """``x.t()``: a matrix transposed (a vector or a number as it is). ``x.T`` and ``x.mT``
@@ -69,6 +103,7 @@ class TransposeMatrix(Op):
     name = "TBackward0"
     is_view = True
     formula = "transpose: the gradient is transposed back"
+    jvp_formula = "ȧ transposed"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -80,10 +115,15 @@ class TransposeMatrix(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.t()
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.t()
+
 
 class Permute(Op):
     is_view = True
     formula = "permute: the gradient is permuted back"
+    jvp_formula = "ȧ permuted"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dims: tuple[int, ...] = ()) -> np.ndarray:
@@ -100,10 +140,15 @@ class Permute(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.permute(*np.argsort(ctx.dims).tolist())
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.permute(*ctx.dims)
+
 
 class Unsqueeze(Op):
     is_view = True
     formula = "unsqueeze: the gradient is squeezed back"
+    jvp_formula = "ȧ unsqueezed"
     options_as = {"dim": "dim"}
 
     @staticmethod
@@ -115,10 +160,15 @@ class Unsqueeze(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.squeeze(ctx.dim)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.unsqueeze(ctx.dim)
+
 
 class Squeeze(Op):
     is_view = True
     formula = "squeeze: the gradient is reshaped back"
+    jvp_formula = "ȧ squeezed"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None) -> np.ndarray:
@@ -133,10 +183,16 @@ class Squeeze(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.reshape(ctx.shape)
 
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.reshape(ctx.result.shape)
+
 
 class SqueezeInPlace(Squeeze):
     """The squeeze that ends ``vector @ matrix``: PyTorch squeezes its temporary product in
     place (``squeeze_``), a node named SqueezeBackward4."""
+
+    jvp_formula = "ȧ squeezed"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None) -> np.ndarray:
@@ -148,6 +204,7 @@ class SqueezeInPlace(Squeeze):
 class Expand(Op):
     is_view = True
     formula = "expand: the gradient is summed over the copies"
+    jvp_formula = "ȧ expanded"
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -167,6 +224,10 @@ class Expand(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         return grad.sum_to_size(ctx.shape)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        return a_t.expand(ctx.result.shape)
 
 
 def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
@@ -206,6 +267,7 @@ class AsStrided(Op):
     name = "AsStridedBackward0"
     is_view = True
     formula = "as_strided: the gradient goes back to the view's places in its base, 0 elsewhere"
+    jvp_formula = "ȧ read at the view's places"
     options_as = {"size": "size", "stride": "stride", "storage_offset": "storage_offset"}
 
     @staticmethod
@@ -226,3 +288,9 @@ class AsStrided(Op):
             grad, shape=(int(np.prod(ctx.base_shape)),), index=ctx.positions
         )
         return flat.reshape(ctx.base_shape)
+
+    @staticmethod
+    def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        from .index import Index
+
+        return Index.apply(a_t.reshape(-1), index=ctx.positions)

@@ -3,11 +3,11 @@ function.py``, ``graph.py``, ``grad_mode.py`` and ``functional.py``), for every 
 has, each rewritten as a small program of our own that uses the API the same way, run on
 both libraries (``run_both`` in conftest.py) and compared: values, reprs and errors.
 
-Left out, as minigrad has no such API (docs/pytorch.md): forward-mode AD
-(``save_for_forward``, ``jvp``/``vmap`` staticmethods), ``inference_mode``,
-``disable_saved_tensors_hooks``, ``region_activation_memory_budget`` and
-``enforce_grad_layout_policy``. Inputs are fixed numbers, not ``torch.rand``: the two
-libraries' random streams differ.
+Left out: forward-mode AD (``save_for_forward``, the ``jvp`` staticmethod), tested against
+torch in test_forward_ad_parity.py; and, as minigrad has no such API (docs/pytorch.md), the
+``vmap`` staticmethod, ``inference_mode``, ``disable_saved_tensors_hooks``,
+``region_activation_memory_budget`` and ``enforce_grad_layout_policy``. Inputs are fixed
+numbers, not ``torch.rand``: the two libraries' random streams differ.
 """
 
 from __future__ import annotations

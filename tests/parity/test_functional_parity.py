@@ -100,9 +100,11 @@ def _as_tuple(value):
 # --------------------------------------------------------------------------- comparing
 def flat(result):
     """The tensors of a nested result, in order, and its structure as text."""
-    if isinstance(result, tuple):
+    if isinstance(result, tuple | list):  # forward mode's Jacobians are lists, as torch's
         parts = [flat(item) for item in result]
-        return [t for tensors, _ in parts for t in tensors], f"({','.join(s for _, s in parts)})"
+        inside = ",".join(s for _, s in parts)
+        text = f"({inside})" if isinstance(result, tuple) else f"[{inside}]"
+        return [t for tensors, _ in parts for t in tensors], text
     kind = "T" if isinstance(result, mg.Tensor | torch.Tensor) else type(result).__name__
     return [result], kind
 
@@ -407,6 +409,7 @@ OPTIONS = [
     {"strategy": "forward-mode", "strict": True},
     {"strategy": "forward-mode", "strict": True, "create_graph": True},
     {"strategy": "forward-mode"},
+    {"strategy": "forward-mode", "vectorize": True},
     {"vectorize": True, "strict": True},
     {"vectorize": True},
     {"vectorize": True, "create_graph": True},
@@ -417,7 +420,7 @@ OPTIONS = [
 @pytest.mark.parametrize("name", ["two-outputs", "matmul", "ignores-y", "cubic"])
 def test_jacobian_options_like_torch(name, options):
     """strategy and vectorize: torch's validation messages, and vectorize=True's values
-    (minigrad computes them row by row)."""
+    (minigrad computes them row by row, or column by column in forward mode)."""
     assert_same_outcome(lambda L: call(L, "jacobian", name, **options)[0])
 
 
@@ -427,6 +430,7 @@ def test_jacobian_options_like_torch(name, options):
     + [
         {"outer_jacobian_strategy": "forward-mode", "create_graph": True},
         {"outer_jacobian_strategy": "forward-mode", "strict": True},
+        {"outer_jacobian_strategy": "forward-mode", "vectorize": True},
         {"vectorize": True, "strict": True},
         {"vectorize": True},
     ],

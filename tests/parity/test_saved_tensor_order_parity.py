@@ -133,6 +133,7 @@ CASES = [
     ("CopySlices (a row written)", "setitem(a, b, 0)"),
     ("FillWithTensor", "fill_everything(a, s)"),
     ("AsStrided (a view after a write into it)", "written_view(a, b)"),
+    ("FwPrimal (unpack_dual's primal)", "primal_of(L, a)"),
     ("Cat", "L.cat([a, b])"),
     ("Stack", "L.stack([a, b])"),
     ("Gather", "a.gather(1, L.tensor([[0], [1]]))"),
@@ -232,6 +233,12 @@ def written_view(a, b):
     return row * 1
 
 
+def primal_of(library, a):
+    """``unpack_dual(a).primal`` inside a dual level: a view of ``a`` (Identity)."""
+    with library.autograd.forward_ad.dual_level():
+        return library.autograd.forward_ad.unpack_dual(a).primal
+
+
 def what(tensor, named):
     """Which of ``named`` ``tensor`` is, by value: its name, or ``other``."""
     values = np.asarray(tensor.detach())
@@ -265,6 +272,7 @@ def test_pack_and_unpack_hooks_see_what_torch_saves_in_torchs_order(label, expre
             "setitem": setitem,
             "fill_everything": fill_everything,
             "written_view": written_view,
+            "primal_of": primal_of,
             **named,
         }
         with L.autograd.graph.saved_tensors_hooks(pack, unpack):
