@@ -1,0 +1,189 @@
+"""The forward-mode transforms: ``jvp``, ``jacfwd``, and ``hessian`` (forward over reverse).
+
+They push tangents forward through the function with ``minigrad.autograd.forward_ad``:
+each input becomes a dual tensor (value and tangent), and every op carries the tangent
+along beside the value.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ..creation import stack, zeros, zeros_like
+from ..tensor import Tensor
+from ._levels import forward_ad, opened_level, release
+from ._pytree import tree_flatten, tree_unflatten
+from ._reverse import Argnums, chosen_arguments, jacrev, split_aux, with_chosen_replaced
+
+_JVP = "jvp(f, primals, tangents)"
+
+
+def _forward_ad() -> Any:
+    if forward_ad is None:  # pragma: no cover - only before forward mode exists
+        raise RuntimeError(
+            "minigrad.func's forward-mode transforms need minigrad.autograd.forward_ad"
+        )
+    return forward_ad
+
+
+def _unpacked(tensor: Tensor) -> tuple[Tensor, Tensor]:
+    """``(value, tangent)`` of a result, the tangent zeros where none reached it."""
+    primal, tangent = _forward_ad().unpack_dual(tensor)
+    return primal, zeros_like(primal) if tangent is None else tangent
+
+
+def _outputs_of(output: Any) -> tuple[list[Tensor], Any]:
+    outputs, spec = tree_flatten(output)
+    for item in outputs:
+        if not isinstance(item, Tensor):
+            raise RuntimeError(
+                f"{_JVP}: expected f(*primals) to return only tensors, got unsupported "
+                f"type {type(item)}"
+            )
+    return outputs, spec
+
+
+def _primal_tree(tree: Any, level: int) -> Any:
+    """``aux`` without its tangents, as the caller receives it."""
+    leaves, spec = tree_flatten(tree)
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+    return tree_unflatten([release(_unpacked(leaf)[0], level) for leaf in leaves], spec)
+
+
+def jvp(
+    func: Callable[..., Any],
+    primals: Any,
+    tangents: Any,
+    *,
+    strict: bool = False,
+    has_aux: bool = False,
+) -> tuple[Any, ...]:
+    """``(func(*primals), J @ tangents)`` in one forward pass: the directional derivative of
+    ``func`` at ``primals`` along ``tangents`` (a tuple of the same structure). With
+    ``has_aux``: ``(output, jvp_out, aux)``.
+
+    >>> import minigrad as mg
+    >>> from minigrad.func import jvp
+    >>> jvp(lambda x: x**2, (mg.tensor([1.0, 3.0]),), (mg.tensor([1.0, 0.5]),))
+    (tensor([1., 9.]), tensor([2., 3.]))
+    """
+    if not isinstance(primals, tuple):
+        raise RuntimeError(
+            f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
+        )
+    primal_leaves, primal_spec = tree_flatten(primals)
+    tangent_leaves, tangent_spec = tree_flatten(tangents)
+    if primal_spec != tangent_spec:
+        raise RuntimeError(
+            f"{_JVP}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {primal_spec} and tangents with structure {tangent_spec}"
+        )
+    if not primal_leaves:
+        raise RuntimeError(f"{_JVP}: Expected primals to contain at least one Tensor.")
+    for name, leaves in (("primals", primal_leaves), ("tangents", tangent_leaves)):
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise RuntimeError(
+                    f"{_JVP}: Expected {name} to only contain Tensors, got {type(leaf)}"
+                )
+    fwAD = _forward_ad()
+    with opened_level() as level, fwAD.dual_level():
+        duals = [fwAD.make_dual(p, t) for p, t in zip(primal_leaves, tangent_leaves, strict=True)]
+        output, aux = split_aux(func(*tree_unflatten(duals, primal_spec)), has_aux, _JVP)
+        outputs, output_spec = _outputs_of(output)
+        pairs = [_unpacked(o) for o in outputs]
+        values = tree_unflatten([release(p, level) for p, _ in pairs], output_spec)
+        slopes = tree_unflatten([release(t, level) for _, t in pairs], output_spec)
+        if has_aux:
+            return values, slopes, _primal_tree(aux, level)
+        return values, slopes
+
+
+def jacfwd(
+    func: Callable[..., Any],
+    argnums: Argnums = 0,
+    has_aux: bool = False,
+    *,
+    randomness: str = "error",
+) -> Callable[..., Any]:
+    """A function returning the Jacobian of ``func`` with respect to argument ``argnums``,
+    one forward pass per element of the input (one column each): the same result as
+    ``jacrev``, cheaper when the input is smaller than the output.
+
+    >>> import minigrad as mg
+    >>> from minigrad.func import jacfwd
+    >>> jacfwd(lambda x: x**2)(mg.tensor([1.0, 2.0]))
+    tensor([[2., 0.],
+            [0., 4.]])
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError(
+                "Only allowed values for randomness are 'error', 'different', or 'same'. "
+                f"Got {randomness}"
+            )
+        chosen = chosen_arguments(args, argnums)
+        leaves, input_spec = tree_flatten(chosen)
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise ValueError(f"Thing passed to transform API must be Tensor, got {type(leaf)}")
+        fwAD = _forward_ad()
+        with opened_level() as level:
+            columns: list[list[list[Tensor]]] | None = None
+            output_spec = aux = None
+            outputs: list[Tensor] = []
+            for j, x in enumerate(leaves):
+                for element in range(x.numel()):
+                    direction = zeros(x.numel(), dtype=x.dtype)
+                    direction[element] = 1.0
+                    with fwAD.dual_level():
+                        moved = list(leaves)
+                        moved[j] = fwAD.make_dual(x, direction.reshape(x.shape))
+                        call = with_chosen_replaced(
+                            args, argnums, tree_unflatten(moved, input_spec)
+                        )
+                        output, aux = split_aux(func(*call, **kwargs), has_aux, _JVP)
+                        duals, output_spec = _outputs_of(output)
+                        pairs = [_unpacked(o) for o in duals]
+                        if has_aux:
+                            aux = _primal_tree(aux, level)
+                    outputs = [p for p, _ in pairs]
+                    if columns is None:
+                        columns = [[[] for _ in leaves] for _ in outputs]
+                    for k, (_, tangent) in enumerate(pairs):
+                        columns[k][j].append(tangent)
+            assert columns is not None, "jacfwd needs an input with at least one element"
+            blocks = [
+                tree_unflatten(
+                    [
+                        release(stack(columns[k][j], dim=-1).reshape(*o.shape, *x.shape), level)
+                        for j, x in enumerate(leaves)
+                    ],
+                    input_spec,
+                )
+                for k, o in enumerate(outputs)
+            ]
+            jacobian = tree_unflatten(blocks, output_spec)
+            return (jacobian, aux) if has_aux else jacobian
+
+    return wrapper
+
+
+def hessian(func: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
+    """A function returning the Hessian of a scalar ``func``: ``jacfwd(jacrev(func))``,
+    forward mode over reverse mode, as PyTorch computes it.
+
+    >>> import minigrad as mg
+    >>> from minigrad.func import hessian
+    >>> hessian(lambda x: (x**3).sum())(mg.tensor([1.0, 2.0]))
+    tensor([[ 6.,  0.],
+            [ 0., 12.]])
+    """
+    return jacfwd(jacrev(func, argnums), argnums)
