@@ -7,7 +7,9 @@ ordinary graph instead, built with ``create_graph=True`` so that an outer transf
 differentiate what an inner one returns:
 
 - an input that already requires grad (a tensor of an outer level, or a user's leaf) is
-  handed over as a view of itself, so the result stays connected to it;
+  handed over as a clone of itself, so the result stays connected to it (a clone, not a
+  view: its backward hands the gradient on untouched, so no node is added to what an
+  enclosing transform returns);
 - any other input becomes a fresh leaf that requires grad, remembered with its level.
 
 A result keeps its history only if that history leads somewhere outside the transform
@@ -67,7 +69,7 @@ def track(leaves: list[Any], level: int) -> tuple[list[Tensor], list[Tensor]]:
     received, fresh = [], []
     for tensor in leaves:
         if tensor.requires_grad:
-            received.append(tensor.view(tensor.shape))
+            received.append(tensor.clone())
             continue
         leaf = tensor.detach().requires_grad_()
         leaf._func_level = level  # type: ignore[attr-defined]
