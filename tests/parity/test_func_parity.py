@@ -88,6 +88,11 @@ def test_grad_values_argnums_and_aux(run_both):
         log.append(fn.grad(lambda a: (a > 0).sum())(x))  # an integer result: zeros
         log.append(fn.grad.__name__)
 
+        def named(a):
+            return a.sum()
+
+        log.append((fn.grad(named).__name__, fn.vmap(named).__name__, fn.jacrev(named).__name__))
+
     run_both(scenario)
 
 
@@ -201,7 +206,6 @@ def test_jacrev(run_both):
         log.append(fn.jacrev(lambda a, b: a * b, argnums=(0, 1))(x, y))
         log.append(fn.jacrev(lambda a, b: a @ b.T, argnums=1)(x, t(L, M)))
         log.append(fn.jacrev(lambda a: (a.sin(), a.sum()))(x))
-        log.append(fn.jacrev(lambda a: {"o": a.exp()}, has_aux=True)(x) if False else None)
         log.append(fn.jacrev(lambda a: (a.cos(), {"s": a.sum()}), has_aux=True)(x))
         log.append(fn.jacrev(lambda d: d["m"] @ d["v"])({"m": t(L, M), "v": x}))
         log.append(fn.jacrev(lambda a: a.sum())(t(L, 2.0)))
@@ -435,3 +439,30 @@ def test_functional_call_errors_and_tied_weights(run_both):
         log.append(untied)
 
     run_both(scenario)
+
+
+# --------------------------------------------------------------------------- differences
+def test_vmap_runs_once_per_example_where_torch_batches(torch):
+    """The documented difference (docs/pytorch.md): what needs one example's numbers
+    works in minigrad's vmap, with the values a loop gives, where PyTorch refuses."""
+    import minigrad as mg
+
+    def by_value(row):
+        return row * 2 if row.sum().item() > 0 else -row
+
+    rows = np.array([[1.0, 2.0], [-3.0, 1.0], [0.5, -0.25]])
+    with pytest.raises(RuntimeError, match=r"calling \.item\(\) on a Tensor"):
+        torch.func.vmap(by_value)(torch.tensor(rows))
+    mapped = mg.func.vmap(by_value)(mg.tensor(rows))
+    looped = mg.stack([by_value(mg.tensor(row)) for row in rows])
+    assert mapped.tolist() == looped.tolist() == [[2.0, 4.0], [3.0, -1.0], [1.0, -0.5]]
+
+    # out_dims=None: PyTorch refuses an output computed from the batch even when every
+    # example gives the same value; minigrad checks the values
+    def same_for_all(row):
+        return row * 0, (row - row).sum()
+
+    with pytest.raises(ValueError, match="can not return a BatchedTensor"):
+        torch.func.vmap(same_for_all, out_dims=(0, None))(torch.tensor(rows))
+    _, shared = mg.func.vmap(same_for_all, out_dims=(0, None))(mg.tensor(rows))
+    assert shared.item() == 0.0
