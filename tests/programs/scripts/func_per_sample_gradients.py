@@ -39,7 +39,8 @@ for name in params:
 # the mean of the per-sample gradients is the gradient of the mean loss
 model.zero_grad()
 torch.nn.functional.cross_entropy(model(inputs), targets).backward()
-print("mean equals backward():", torch.allclose(per_sample["0.weight"].mean(0), model[0].weight.grad))
+mean_of_samples = per_sample["0.weight"].mean(0)
+print("mean equals backward():", torch.allclose(mean_of_samples, model[0].weight.grad))
 print("first sample, last layer bias:", per_sample["2.bias"][0])
 
 gradients, value = grad_and_value(loss_of_one)(params, inputs[0], targets[0])
