@@ -466,3 +466,12 @@ def test_vmap_runs_once_per_example_where_torch_batches(torch):
         torch.func.vmap(same_for_all, out_dims=(0, None))(torch.tensor(rows))
     _, shared = mg.func.vmap(same_for_all, out_dims=(0, None))(mg.tensor(rows))
     assert shared.item() == 0.0
+
+    # the history of a result: the per-example ops and a stack, where PyTorch records the
+    # batched op once
+    weights = np.ones((2, 3))
+    doubled = torch.func.vmap(lambda a: a * 2)(torch.tensor(weights, requires_grad=True))
+    assert doubled.grad_fn.name() == "MulBackward0"
+    doubled = mg.func.vmap(lambda a: a * 2)(mg.tensor(weights, requires_grad=True))
+    assert doubled.grad_fn.name() == "StackBackward0"
+    assert [node.name() for node, _ in doubled.grad_fn.next_functions] == ["MulBackward0"] * 2

@@ -26,7 +26,8 @@ Known differences, documented here and in the lead's report:
   ``grad_fn=<NotImplemented>``). These three are tested in test_makemore_api_parity.py.
 - ``minigrad.func.vmap`` runs the function once per example and stacks the results, so
   ``.item()`` and control flow on values work inside it where PyTorch refuses them, and an
-  output with ``out_dims=None`` is checked by value; the function transforms work on
+  output with ``out_dims=None`` is checked by value, and a result's grad_fn is
+  StackBackward0 above the per-example ops; the function transforms work on
   ordinary tensors and graphs, not on functorch's wrappers. Tested in test_func_parity.py.
 """
 
