@@ -8,16 +8,42 @@ along beside the value.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..creation import stack, zeros, zeros_like
+from ..grad_mode import enable_grad
 from ..tensor import Tensor
-from ._levels import forward_ad, opened_level, release
+from ._levels import forward_ad, opened_level, release, track
 from ._pytree import tree_flatten, tree_unflatten
-from ._reverse import Argnums, chosen_arguments, jacrev, split_aux, with_chosen_replaced
+from ._reverse import (
+    Argnums,
+    chosen_arguments,
+    gradients,
+    jacrev,
+    release_tree,
+    split_aux,
+    with_chosen_replaced,
+)
 
 _JVP = "jvp(f, primals, tangents)"
+
+# Forward mode has one dual level at a time. Inside a forward-mode transform that is
+# running (``jacfwd(jacfwd(f))``, ``jvp`` of a ``jvp``), the inner one computes the same
+# derivative by reverse mode instead, whose backward ops carry the outer tangents along.
+_forward_transforms_running = 0
+
+
+@contextmanager
+def _dual_level() -> Iterator[None]:
+    global _forward_transforms_running
+    with _forward_ad().dual_level():
+        _forward_transforms_running += 1
+        try:
+            yield
+        finally:
+            _forward_transforms_running -= 1
 
 
 def _forward_ad() -> Any:
@@ -91,8 +117,18 @@ def jvp(
                 raise RuntimeError(
                     f"{_JVP}: Expected {name} to only contain Tensors, got {type(leaf)}"
                 )
+    for primal, tangent in zip(primal_leaves, tangent_leaves, strict=True):
+        if primal.shape != tangent.shape:
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                "original Tensor, this is not supported. Tensor is of size "
+                f"{list(primal.shape)} while the given forward gradient is of size "
+                f"{list(tangent.shape)}."
+            )
+    if _forward_transforms_running:
+        return _jvp_by_reverse_mode(func, primal_leaves, primal_spec, tangent_leaves, has_aux)
     fwAD = _forward_ad()
-    with opened_level() as level, fwAD.dual_level():
+    with opened_level() as level, _dual_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(primal_leaves, tangent_leaves, strict=True)]
         output, aux = split_aux(func(*tree_unflatten(duals, primal_spec)), has_aux, _JVP)
         outputs, output_spec = _outputs_of(output)
@@ -102,6 +138,30 @@ def jvp(
         if has_aux:
             return values, slopes, _primal_tree(aux, level)
         return values, slopes
+
+
+def _jvp_by_reverse_mode(
+    func: Callable[..., Any],
+    primals: list[Tensor],
+    primal_spec: Any,
+    tangents: list[Tensor],
+    has_aux: bool,
+) -> tuple[Any, ...]:
+    """``J v`` by the double backward trick: ``u^T J`` is linear in a dummy ``u``, and its
+    derivative with respect to ``u`` along ``v`` is ``J v``."""
+    with opened_level() as level:
+        received, _ = track(primals, level)
+        with enable_grad():
+            output, aux = split_aux(func(*tree_unflatten(received, primal_spec)), has_aux, _JVP)
+            outputs, output_spec = _outputs_of(output)
+            dummies, _ = track([zeros_like(o) for o in outputs], level)
+            transposed = gradients(outputs, received, dummies)
+            slopes = gradients(transposed, dummies, tangents)
+        values = tree_unflatten([release(o, level) for o in outputs], output_spec)
+        shown = tree_unflatten([release(t, level) for t in slopes], output_spec)
+        if has_aux:
+            return values, shown, release_tree(aux, level, check_tensors=True)
+        return values, shown
 
 
 def jacfwd(
@@ -129,6 +189,8 @@ def jacfwd(
                 "Only allowed values for randomness are 'error', 'different', or 'same'. "
                 f"Got {randomness}"
             )
+        if _forward_transforms_running:
+            return jacrev(func, argnums, has_aux=has_aux)(*args, **kwargs)
         chosen = chosen_arguments(args, argnums)
         leaves, input_spec = tree_flatten(chosen)
         for leaf in leaves:
@@ -143,7 +205,7 @@ def jacfwd(
                 for element in range(x.numel()):
                     direction = zeros(x.numel(), dtype=x.dtype)
                     direction[element] = 1.0
-                    with fwAD.dual_level():
+                    with _dual_level():
                         moved = list(leaves)
                         moved[j] = fwAD.make_dual(x, direction.reshape(x.shape))
                         call = with_chosen_replaced(

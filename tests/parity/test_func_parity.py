@@ -259,6 +259,14 @@ def test_jacfwd_and_hessian(run_both):
         log.append(fn.hessian(scalar, argnums=(0, 1))(x, y))
         log.append(fn.jacfwd(fn.jacrev(scalar))(x, y))
         log.append(fn.jacrev(fn.jacrev(scalar))(x, y))
+        log.append(fn.jacfwd(fn.jacfwd(lambda a: a.sin() * a.sum()))(x))
+        log.append(fn.hessian(fn.hessian(lambda a: (a**4).sum() * a.prod()))(x))
+        inner = lambda a: fn.jvp(lambda b: b.sin() * b, (a,), (a.cos(),))[1]  # noqa: E731
+        log.append(fn.jvp(inner, (x,), (y,)))
+        log.append(
+            fn.jvp(lambda a: fn.jvp(lambda b: (b.exp(), [b]), (a,), (a,), has_aux=True), (x,), (y,))
+        )
+        attempt(log, lambda: fn.jvp(lambda a: fn.jvp(lambda b: b, (a,), (a[:2],)), (x,), (y,)))
         attempt(log, lambda: fn.jacfwd(lambda a: a, randomness="maybe")(x))
         attempt(log, lambda: fn.jacfwd(lambda a: 3)(x))
         attempt(log, lambda: fn.jacfwd(lambda a: a, has_aux=True)(x))
