@@ -77,7 +77,9 @@ def _primal_tree(tree: Any, level: int) -> Any:
     for leaf in leaves:
         if not isinstance(leaf, Tensor):
             raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
-    return tree_unflatten([release(_unpacked(leaf)[0], level) for leaf in leaves], spec)
+    return tree_unflatten(
+        [release(_unpacked(leaf)[0], level, primal=True) for leaf in leaves], spec
+    )
 
 
 def jvp(
@@ -133,7 +135,7 @@ def jvp(
         output, aux = split_aux(func(*tree_unflatten(duals, primal_spec)), has_aux, _JVP)
         outputs, output_spec = _outputs_of(output)
         pairs = [_unpacked(o) for o in outputs]
-        values = tree_unflatten([release(p, level) for p, _ in pairs], output_spec)
+        values = tree_unflatten([release(p, level, primal=True) for p, _ in pairs], output_spec)
         slopes = tree_unflatten([release(t, level) for _, t in pairs], output_spec)
         if has_aux:
             return values, slopes, _primal_tree(aux, level)

@@ -100,11 +100,12 @@ def reaches_outside(tensor: Tensor, level: int) -> bool:
     return False
 
 
-def release(value: Any, level: int) -> Any:
+def release(value: Any, level: int, *, primal: bool = False) -> Any:
     """``value`` as the caller of the transform at ``level`` receives it: detached unless its
-    history leads outside the transform or it carries a tangent still in use."""
+    history leads outside the transform or it carries a tangent still in use (a ``primal``
+    taken out of a dual tensor carries none)."""
     if not isinstance(value, Tensor) or not value.requires_grad:
         return value
-    if tangent_of(value) is not None or reaches_outside(value, level):
+    if (not primal and tangent_of(value) is not None) or reaches_outside(value, level):
         return value
     return value.detach()

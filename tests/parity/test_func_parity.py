@@ -262,7 +262,8 @@ def test_jacfwd_and_hessian(run_both):
         log.append(fn.jacfwd(fn.jacfwd(lambda a: a.sin() * a.sum()))(x))
         log.append(fn.hessian(fn.hessian(lambda a: (a**4).sum() * a.prod()))(x))
         inner = lambda a: fn.jvp(lambda b: b.sin() * b, (a,), (a.cos(),))[1]  # noqa: E731
-        log.append(fn.jvp(inner, (x,), (y,)))
+        value, slope = fn.jvp(inner, (x,), (y,))
+        log += [value, slope, node(value), node(slope)]
         log.append(
             fn.jvp(lambda a: fn.jvp(lambda b: (b.exp(), [b]), (a,), (a,), has_aux=True), (x,), (y,))
         )
