@@ -255,7 +255,12 @@ def test_jacfwd_and_hessian(run_both):
         log.append(fn.jacfwd(lambda a: (a.exp(), {"s": a.sum()}), has_aux=True)(x))
         log.append(fn.jacfwd(lambda d: d["m"] @ d["v"])({"m": t(L, M), "v": x}))
         scalar = lambda a, b: (a**3 * b.sin()).sum() + (a * b).prod()  # noqa: E731
-        log.append(fn.hessian(scalar)(x, y))
+        h = fn.hessian(scalar)(x, y)
+        log += [h, node(h), printed(h)]
+        w = t(L, M[1], requires_grad=True)
+        captured = fn.jacfwd(lambda a: a.sin() * w)(x)
+        log += [captured, captured.requires_grad]
+        log.append(L.autograd.grad(captured.sum(), w))
         log.append(fn.hessian(scalar, argnums=(0, 1))(x, y))
         log.append(fn.jacfwd(fn.jacrev(scalar))(x, y))
         log.append(fn.jacrev(fn.jacrev(scalar))(x, y))
