@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import random
-from ..creation import stack
+from ..creation import stack, zeros
 from ..tensor import Tensor
 from ._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 
@@ -69,7 +69,12 @@ def vmap(
             if start is not None:
                 random.set_rng_state(start)
             results.append(_run_one(func, tree_unflatten(leaves, slices.spec), kwargs, randomness))
-        return _stacked(name, out_dims, results)
+        if batch_size == 0:
+            # An empty batch: one run on an example of zeros gives the outputs' shapes,
+            # and none of its values are kept.
+            example = tree_unflatten(slices.example_of_zeros(), slices.spec)
+            results.append(_run_one(func, example, kwargs, randomness))
+        return _stacked(name, out_dims, results, batch_size)
 
     return wrapped
 
@@ -86,6 +91,15 @@ class _Slices:
                 leaf if dim is None else leaf.select(dim, index)
                 for leaf, dim in zip(self.leaves, self.dims, strict=True)
             ]
+
+    def example_of_zeros(self) -> list[Any]:
+        """An example shaped as one of the batch would be, for a batch of none."""
+        return [
+            leaf
+            if dim is None
+            else zeros(*leaf.shape[:dim], *leaf.shape[dim + 1 :], dtype=leaf.dtype)
+            for leaf, dim in zip(self.leaves, self.dims, strict=True)
+        ]
 
 
 def _batched_inputs(name: str, in_dims: Any, args: tuple[Any, ...]) -> tuple[_Slices, int]:
@@ -155,8 +169,9 @@ def _run_one(
         return func(*example, **kwargs)
 
 
-def _stacked(name: str, out_dims: Any, results: list[Any]) -> Any:
-    """One output from the per-example outputs: each leaf stacked at its ``out_dim``."""
+def _stacked(name: str, out_dims: Any, results: list[Any], batch_size: int) -> Any:
+    """One output from the per-example outputs: each leaf stacked at its ``out_dim``
+    (and cut to nothing along it for an empty batch)."""
     flattened = [tree_flatten(result) for result in results]
     leaves_per_example = [leaves for leaves, _ in flattened]
     spec = flattened[0][1]
@@ -185,7 +200,11 @@ def _stacked(name: str, out_dims: Any, results: list[Any]) -> Any:
                     f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                     f"{type(value)}. Did you mean to set out_dims= to None for output?"
                 )
-        stacked.append(stack(column, dim=dim))
+        together = stack(column, dim=dim)
+        if batch_size == 0:
+            before = (slice(None),) * (dim % together.dim())
+            together = together[(*before, slice(0, 0))]
+        stacked.append(together)
     return tree_unflatten(stacked, spec)
 
 

@@ -308,6 +308,12 @@ def test_vmap_in_dims_and_out_dims(run_both):
         log.append(fn.vmap(fn.vmap(L.dot, in_dims=(0, None)), in_dims=(0, None))(b, x))
         log.append(fn.vmap(fn.vmap(lambda a: a.sum(), in_dims=1), in_dims=2, out_dims=1)(b))
         log.append(fn.vmap(lambda a: a, chunk_size=1)(m))
+        empty = L.ones(0, 3, dtype=L.float64)
+        for out_dims in (0, 1, -1):
+            doubled, sums = fn.vmap(lambda a: (a * 2, a.sum()), out_dims=out_dims)(empty)
+            log += [doubled, tuple(doubled.shape), sums, tuple(sums.shape)]
+        products = fn.vmap(lambda a, c: a @ c, in_dims=(1, None))(L.ones(3, 0), m.T)
+        log += [products, tuple(products.shape)]
         log.append(printed(fn.vmap(L.outer)(m, m)))
         w = t(L, X, requires_grad=True)
         mapped = fn.vmap(lambda a: (a * w).sum())(m)
