@@ -163,6 +163,18 @@ def test_nested_grads(run_both):
         log.append(L.autograd.grad(second, w))
         log.append(fn.grad(lambda a: fn.grad_and_value(lambda b: (b * a).exp())(a)[1])(x))
 
+        # no_grad inside the function makes a constant; around the transform it is ignored
+        def half_constant(a):
+            with L.no_grad():
+                c = a**2
+            return a * c
+
+        log.append(fn.grad(half_constant)(x))
+        with L.no_grad():
+            log.append(fn.grad(f)(x))
+            log.append(fn.jacrev(lambda a: a.exp())(t(L, X)))
+            log.append(fn.vjp(lambda a: a.sin(), x)[1](t(L, 2.0)))
+
     run_both(scenario)
 
 
