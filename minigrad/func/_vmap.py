@@ -182,6 +182,8 @@ def _stacked(name: str, out_dims: Any, results: list[Any], batch_size: int) -> A
             "dimension should appear."
         )
     dims = broadcast_prefix(out_dims, spec)
+    if spec.is_leaf and isinstance(out_dims, tuple) and len(out_dims) == 1:
+        dims = list(out_dims)  # PyTorch also reads (d,) as d for a single output
     if dims is None:
         raise ValueError(
             f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "

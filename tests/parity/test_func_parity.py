@@ -320,6 +320,10 @@ def test_vmap_in_dims_and_out_dims(run_both):
         log.append(fn.vmap(fn.vmap(L.dot, in_dims=(0, None)), in_dims=(0, None))(b, x))
         log.append(fn.vmap(fn.vmap(lambda a: a.sum(), in_dims=1), in_dims=2, out_dims=1)(b))
         log.append(fn.vmap(lambda a: a, chunk_size=1)(m))
+        log.append(fn.vmap(lambda a: a * 3, out_dims=(1,))(m))
+        attempt(log, lambda: fn.vmap(lambda a: a, out_dims=[0])(m))
+        attempt(log, lambda: fn.vmap(lambda a: (a, a), out_dims=[0, 1])(m))
+        attempt(log, lambda: fn.vmap(lambda a: (a, [a]), out_dims=(0, (0,)))(m))
         empty = L.ones(0, 3, dtype=L.float64)
         for out_dims in (0, 1, -1):
             doubled, sums = fn.vmap(lambda a: (a * 2, a.sum()), out_dims=out_dims)(empty)
