@@ -152,11 +152,11 @@ def _jvp_by_reverse_mode(
     """``J v`` by the double backward trick: ``u^T J`` is linear in a dummy ``u``, and its
     derivative with respect to ``u`` along ``v`` is ``J v``."""
     with opened_level() as level:
-        received, _ = track(primals, level)
+        received = track(primals, level)
         with enable_grad():
             output, aux = split_aux(func(*tree_unflatten(received, primal_spec)), has_aux, _JVP)
             outputs, output_spec = _outputs_of(output)
-            dummies, _ = track([zeros_like(o) for o in outputs], level)
+            dummies = track([zeros_like(o) for o in outputs], level)
             transposed = gradients(outputs, received, dummies)
             slopes = gradients(transposed, dummies, tangents)
         values = tree_unflatten([release(o, level) for o in outputs], output_spec)

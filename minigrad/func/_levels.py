@@ -19,7 +19,7 @@ history that ends only at fresh leaves of this level or deeper ones is cut off.
 >>> import minigrad as mg
 >>> x = mg.tensor(3.0)
 >>> with opened_level() as level:
-...     (inside,), fresh = track([x], level)
+...     (inside,) = track([x], level)
 ...     y = inside * inside
 ...     release(y, level) is y, release(y, level).grad_fn
 (False, None)
@@ -60,27 +60,26 @@ def tangent_of(tensor: Tensor) -> Tensor | None:
     return forward_ad.unpack_dual(tensor).tangent
 
 
-def track(leaves: list[Any], level: int) -> tuple[list[Tensor], list[Tensor]]:
-    """The tensors to hand to the function instead of ``leaves``, and the fresh leaves made
-    for them. A tangent an input carries (under ``jvp``/``jacfwd``) is carried over."""
+def track(leaves: list[Any], level: int) -> list[Tensor]:
+    """The tensors to hand to the function instead of ``leaves``, to differentiate with
+    respect to. A tangent an input carries (under ``jvp``/``jacfwd``) is carried over."""
     for leaf in leaves:
         if not isinstance(leaf, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(leaf)}")
-    received, fresh = [], []
+    received = []
     for tensor in leaves:
         if tensor.requires_grad:
             received.append(tensor.clone())
             continue
         leaf = tensor.detach().requires_grad_()
         leaf._func_level = level  # type: ignore[attr-defined]
-        fresh.append(leaf)
         tangent = tangent_of(tensor)
         if tangent is not None and tangent_of(leaf) is None:
             assert forward_ad is not None
             received.append(forward_ad.make_dual(leaf, tangent))
         else:
             received.append(leaf)
-    return received, fresh
+    return received
 
 
 def _made_at_or_below(tensor: Tensor, level: int) -> bool:

@@ -24,7 +24,7 @@ Argnums = int | tuple[int, ...]
 # --------------------------------------------------------------------------- arguments
 def check_argnums(argnums: Any, count: int) -> tuple[int, ...]:
     """``argnums`` as a tuple of non-negative positions, refused in PyTorch's words."""
-    if isinstance(argnums, int) and not isinstance(argnums, bool):
+    if isinstance(argnums, int):
         positions: tuple[Any, ...] = (argnums,)
     elif isinstance(argnums, tuple):
         if not argnums:
@@ -53,6 +53,7 @@ def chosen_arguments(args: tuple[Any, ...], argnums: Any) -> Any:
 
 
 def with_chosen_replaced(args: tuple[Any, ...], argnums: Any, chosen: Any) -> tuple[Any, ...]:
+    """``args`` with the arguments ``argnums`` names replaced by ``chosen``."""
     positions = check_argnums(argnums, len(args))
     replaced = list(args)
     values = (chosen,) if isinstance(argnums, int) else chosen
@@ -73,6 +74,7 @@ def split_aux(output: Any, has_aux: bool, caller: str) -> tuple[Any, Any]:
 
 
 def release_tree(tree: Any, level: int, check_tensors: bool = False) -> Any:
+    """``release`` each leaf of ``tree`` (an ``aux``, which must hold only tensors)."""
     leaves, spec = tree_flatten(tree)
     if check_tensors:
         for leaf in leaves:
@@ -122,7 +124,7 @@ def grad_and_value(
         chosen = chosen_arguments(args, argnums)
         with opened_level() as level:
             leaves, spec = tree_flatten(chosen)
-            received, _ = track(leaves, level)
+            received = track(leaves, level)
             call_args = with_chosen_replaced(args, argnums, tree_unflatten(received, spec))
             with enable_grad():
                 output, aux = split_aux(func(*call_args, **kwargs), has_aux, caller)
@@ -189,7 +191,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     caller = "vjp(f, *primals)"
     with opened_level() as level:
         leaves, primal_spec = tree_flatten(primals)
-        received, _ = track(leaves, level)
+        received = track(leaves, level)
         with enable_grad():
             output, aux = split_aux(func(*tree_unflatten(received, primal_spec)), has_aux, caller)
         outputs, output_spec = _only_tensors(output, caller)
@@ -264,7 +266,7 @@ def jacrev(
         chosen = chosen_arguments(args, argnums)
         with opened_level() as level:
             leaves, input_spec = tree_flatten(chosen)
-            received, _ = track(leaves, level)
+            received = track(leaves, level)
             call_args = with_chosen_replaced(args, argnums, tree_unflatten(received, input_spec))
             with enable_grad():
                 output, aux = split_aux(func(*call_args, **kwargs), has_aux, caller)
