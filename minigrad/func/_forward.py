@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .. import random
 from ..creation import stack, zeros, zeros_like
 from ..grad_mode import enable_grad
 from ..tensor import Tensor
@@ -26,6 +27,7 @@ from ._reverse import (
     split_aux,
     with_chosen_replaced,
 )
+from ._vmap import RANDOM_IN_ERROR_MODE
 
 _JVP = "jvp(f, primals, tangents)"
 
@@ -199,6 +201,9 @@ def jacfwd(
             if not isinstance(leaf, Tensor):
                 raise ValueError(f"Thing passed to transform API must be Tensor, got {type(leaf)}")
         fwAD = _forward_ad()
+        # PyTorch's jacfwd runs its passes under vmap, with vmap's rules for random ops:
+        # 'error' refuses them, 'same' gives every pass the same numbers.
+        start = random.get_rng_state() if randomness == "same" else None
         with opened_level() as level:
             columns: list[list[list[Tensor]]] | None = None
             output_spec = aux = None
@@ -213,7 +218,11 @@ def jacfwd(
                         call = with_chosen_replaced(
                             args, argnums, tree_unflatten(moved, input_spec)
                         )
-                        output, aux = split_aux(func(*call, **kwargs), has_aux, _JVP)
+                        if start is not None:
+                            random.set_rng_state(start)
+                        with _refusing_draws(randomness == "error"):
+                            output = func(*call, **kwargs)
+                        output, aux = split_aux(output, has_aux, _JVP)
                         duals, output_spec = _outputs_of(output)
                         pairs = [_unpacked(o) for o in duals]
                         if has_aux:
@@ -226,10 +235,7 @@ def jacfwd(
             assert columns is not None, "jacfwd needs an input with at least one element"
             blocks = [
                 tree_unflatten(
-                    [
-                        release(stack(columns[k][j], dim=-1).reshape(*o.shape, *x.shape), level)
-                        for j, x in enumerate(leaves)
-                    ],
+                    [release(_block(columns[k][j], o, x), level) for j, x in enumerate(leaves)],
                     input_spec,
                 )
                 for k, o in enumerate(outputs)
@@ -238,6 +244,22 @@ def jacfwd(
             return (jacobian, aux) if has_aux else jacobian
 
     return wrapper
+
+
+def _block(columns: list[Tensor], output: Tensor, input: Tensor) -> Tensor:
+    """``d output / d input`` from its columns, shaped ``output.shape + input.shape``."""
+    if not columns:  # an input with no elements
+        return zeros(*output.shape, *input.shape, dtype=output.dtype)
+    return stack(columns, dim=-1).reshape(*output.shape, *input.shape)
+
+
+@contextmanager
+def _refusing_draws(refuse: bool) -> Iterator[None]:
+    if not refuse:
+        yield
+        return
+    with random.draws_refused(RANDOM_IN_ERROR_MODE):
+        yield
 
 
 def hessian(func: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:

@@ -19,6 +19,11 @@ from ..tensor import Tensor
 from ._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 
 _RANDOMNESS = ("error", "different", "same")
+RANDOM_IN_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the "
+    "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
+    "of vmap"
+)
 
 
 def _name(func: Callable[..., Any]) -> str:
@@ -161,11 +166,7 @@ def _run_one(
     """``func`` on one example; under ``'error'`` a random draw raises PyTorch's error."""
     if randomness != "error":
         return func(*example, **kwargs)
-    with random.draws_refused(
-        "vmap: called random operation while in randomness error mode. Please either use "
-        "the 'same' or 'different' randomness flags on vmap or perform the randomness "
-        "operation out of vmap"
-    ):
+    with random.draws_refused(RANDOM_IN_ERROR_MODE):
         return func(*example, **kwargs)
 
 

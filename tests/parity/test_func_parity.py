@@ -286,6 +286,9 @@ def test_jacfwd_and_hessian(run_both):
         )
         attempt(log, lambda: fn.jvp(lambda a: fn.jvp(lambda b: b, (a,), (a[:2],)), (x,), (y,)))
         attempt(log, lambda: fn.jacfwd(lambda a: a, randomness="maybe")(x))
+        attempt(log, lambda: fn.jacfwd(lambda a: a + L.rand(3))(x))
+        for randomness in ("different", "same"):
+            log.append(fn.jacfwd(lambda a: a * L.rand(3).sum() ** 0, randomness=randomness)(x))
         attempt(log, lambda: fn.jacfwd(lambda a: 3)(x))
         attempt(log, lambda: fn.jacfwd(lambda a: a, has_aux=True)(x))
 
