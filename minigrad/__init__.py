@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd, cuda, dtypes, engine, nn, ops, optim, profiler, random
+from . import autograd, cuda, dtypes, engine, func, nn, ops, optim, profiler, random
 from .creation import (
     arange,
     as_tensor,

@@ -26,6 +26,8 @@ with ``permutation``, ``normal`` with ``normal``, ``multinomial`` with ``choice`
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -145,9 +147,32 @@ class Generator:
 default_generator = Generator()
 
 
+# Why draws are refused right now, innermost last: ``minigrad.func.vmap`` with
+# ``randomness='error'`` refuses every random op run by the function it maps.
+_refusals: list[str] = []
+
+
+@contextmanager
+def draws_refused(message: str) -> Iterator[None]:
+    """Inside this block every random op raises ``RuntimeError(message)`` instead of drawing.
+
+    >>> with draws_refused("no random numbers here"):
+    ...     numbers_of(None, "rand")
+    Traceback (most recent call last):
+    RuntimeError: no random numbers here
+    """
+    _refusals.append(message)
+    try:
+        yield
+    finally:
+        _refusals.pop()
+
+
 def numbers_of(generator: Any, function: str, *args: Any) -> np.random.Generator:
     """The numpy generator to draw from: ``generator``'s, or the default one's. Anything
     else is refused with the opening of PyTorch's message for ``function(*args, ...)``."""
+    if _refusals:
+        raise RuntimeError(_refusals[-1])
     if generator is None:
         return default_generator._numbers
     if not isinstance(generator, Generator):

@@ -24,6 +24,11 @@ Known differences, documented here and in the lead's report:
   bytes (PyTorch's 5056). ``sort`` is always stable (PyTorch's default sort may order ties
   otherwise). ``histogram`` of a tensor that requires grad records nothing (PyTorch gives
   ``grad_fn=<NotImplemented>``). These three are tested in test_makemore_api_parity.py.
+- ``minigrad.func.vmap`` runs the function once per example and stacks the results, so
+  ``.item()`` and control flow on values work inside it where PyTorch refuses them, and an
+  output with ``out_dims=None`` is checked by value, and a result's grad_fn is
+  StackBackward0 above the per-example ops; the function transforms work on
+  ordinary tensors and graphs, not on functorch's wrappers. Tested in test_func_parity.py.
 """
 
 import re
