@@ -81,6 +81,7 @@ ATEN_NAMES = {
     "SqueezeInPlace": "aten::squeeze_",
     "Expand": "aten::expand",
     "AsStrided": "aten::as_strided",
+    "FwPrimal": "aten::_fw_primal",
     # index
     "Index": "aten::index",  # x[tensor]; see aten_name for x[0] and x[1:]
     "IndexPutAccumulate": "aten::index_put_",
