@@ -90,7 +90,7 @@ NOTE = Markup(
 
 
 def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]:
-    items = (value,) if isinstance(value, Tensor) else tuple(value)
+    items = (value,) if isinstance(value, (Tensor, int, float)) else tuple(value)
     for item in items:
         if not isinstance(item, Tensor):
             raise TypeError(
@@ -171,7 +171,8 @@ class ForwardStepper(SteppedPicture):
             value, tangent = forward_ad.unpack_dual(result)
         self.output = result
         self.value = value.detach()
-        self.tangent: Tensor | None = tangent
+        # Detached, as the records are: the numbers, without the graph behind them.
+        self.tangent: Tensor | None = None if tangent is None else tangent.detach()
 
         self.names[id(result)] = (one_line(output_name), result)
         # A dual input is named as its input is.
