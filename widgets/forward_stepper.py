@@ -369,7 +369,8 @@ class _ForwardFrames:
             widest[box.id] = [max(column, key=width) + " " for column in columns]
         for edge, (when, tangent) in self.edge_tangent.items():
             words = f"{self.short(tangent)}·ε"
-            self.texts[f"mg-{edge}"] = [timeline([(0, ""), (when, words)])]
+            # An arrow out of a make_dual box carries its tangent from the start (when = 0).
+            self.texts[f"mg-{edge}"] = [timeline([(0, "")] * (when > 0) + [(when, words)])]
         edge_labels = {e: f" {self.short(t)}·ε " for e, (_, t) in self.edge_tangent.items()}
         drawing = new_digraph(rankdir)
         add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY, classes=self.classes)
