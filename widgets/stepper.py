@@ -50,13 +50,11 @@ filled green (✔ same, ≈ close) or vermillion (✘ differs), with the symbol 
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import ipywidgets
 import numpy as np
 
 from minigrad import Tensor
@@ -65,8 +63,6 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.graph import nodes as graph_nodes
 
 from . import _graph, _local, _yours, protocol
-from ._browser import GraphvizView
-from ._controls import SliderButtons
 from ._fallback import dot_png, with_fallback
 from ._graph import (
     CONSTANT,
@@ -80,6 +76,21 @@ from ._graph import (
     short_value,
 )
 from ._markup import Markup, html, join, stylesheet
+from ._stepping import (
+    FRAME_CLASS,
+    HOW_TO_STEP,
+    LEGEND_CLASS,
+    NOTE_CLASS,
+    PANEL_CLASS,
+    PICTURE_CLASS,
+    PLAY_CLASS,
+    PLAY_GLYPHS,
+    SteppedPicture,
+    new_scope,
+)
+from ._stepping import panel as _panel
+from ._stepping import timeline as _timeline
+from ._stepping import width as _width
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
 from ._yours import CLOSE, DIFFERS, EXACT, SYMBOL, GradientCheck, difference_text
 from .draw import (
@@ -92,14 +103,17 @@ from .draw import (
     new_digraph,
 )
 
-# Classes on the picture and the frames, for stylesheets and browser tests.
-PICTURE_CLASS = "minigrad-picture"
-FRAME_CLASS = "minigrad-frame"
-PANEL_CLASS = "minigrad-step-panel"
-NOTE_CLASS = "minigrad-stepper-help"
-LEGEND_CLASS = "minigrad-legend"
+# Re-exported: the classes browser tests and stylesheets look for.
+__all__ = [
+    "FRAME_CLASS",
+    "PANEL_CLASS",
+    "PICTURE_CLASS",
+    "PLAY_CLASS",
+    "NOTE_CLASS",
+    "LEGEND_CLASS",
+    "BackwardStepper",
+]
 YOURS_LEGEND_CLASS = "minigrad-yours-legend"
-PLAY_CLASS = "minigrad-play"
 
 _NO_GRAD_YET = "grad —"
 _NOT_COMPARED_YET = "yours —"
@@ -119,33 +133,19 @@ AGREES = "mg-agrees-{}"  # a box whose gradient you wrote, found to agree at ste
 DIFFERS_AT = "mg-differs-{}"  # a box whose gradient you wrote, found to differ at step k
 SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
 
-# Each stepper's stylesheets name its own picture's class, so that several steppers on one
-# page (each at its own step) do not restyle each other.
-_scopes = itertools.count(1)
-
-# Play draws its buttons with Font Awesome icons, which an exported page may lack (they show
-# as blank buttons). These rules draw them with ordinary characters instead, in every view.
-_PLAY_GLYPHS = "".join(
-    f".{PLAY_CLASS} i.fa-{icon}::before {{ content: '{glyph}'; "
-    "font-family: 'DejaVu Sans', 'Segoe UI Symbol', sans-serif !important; "
-    "font-style: normal; font-weight: normal; }"
-    for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
-)
-
 # How to step, and which way the arrows point (the picture's legend).
 KERNEL_NOTE = Markup(
     # Code in the panel as large as its prose: a theme's code font is often 13px or less.
-    stylesheet(f"{_PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
+    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
     + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-    'line-height: 1.4; color: #333333">Step with the buttons, the slider (arrow keys, Home, '
-    "End) or ▶ play (■ goes back to the start).<br>"
+    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
     f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed; '
     f'<b style="color: {VERMILLION}">⇠</b> backward: where the gradients flow (dashed, '
     "arrowhead at the input: red for this step, green for earlier ones)</span></div>"
 )
 
 
-class BackwardStepper(ipywidgets.VBox):
+class BackwardStepper(SteppedPicture):
     """Step through ``output.backward(gradient, retain_graph, create_graph)``.
 
     ``retain_graph=None`` means "as ``backward`` decides": keep the graph only when
@@ -269,7 +269,7 @@ class BackwardStepper(ipywidgets.VBox):
 
     def _draw(self, rankdir: str) -> None:
         """The picture, its frames and the controls, from ``self.graph`` and ``self.steps``."""
-        self.scope = f"minigrad-stepper-{next(_scopes)}"
+        self.scope = new_scope()
         frames = _Frames(self)
         # The picture: the DOT text, with the classes the frames style and the texts they
         # show, which Graphviz lays out once, in the browser.
@@ -282,45 +282,9 @@ class BackwardStepper(ipywidgets.VBox):
 
     # -- the state, for scripts and tests ---------------------------------------------------
     @property
-    def num_steps(self) -> int:
-        return len(self.steps)
-
-    @property
-    def position(self) -> int:
-        """How many steps have been shown: 0 before the first, ``num_steps`` at the end."""
-        return self._slider.value
-
-    @position.setter
-    def position(self, value: int) -> None:
-        if not 0 <= value <= self.num_steps:
-            raise ValueError(f"position must be between 0 and {self.num_steps}, got {value}")
-        # The browser links these three; from Python each is set, so that the widget
-        # state saved in a notebook is consistent too.
-        self._slider.value = value
-        self._stack.selected_index = value
-        self._play.value = value
-
-    @property
     def current(self) -> Step | None:
         """The engine's record of the step shown last, ``None`` before the first step."""
         return self.steps[self.position - 1] if self.position else None
-
-    @property
-    def html(self) -> str:
-        """The HTML of the frame shown now, under the picture: its stylesheet and its
-        panel."""
-        return self.frames[self.position]
-
-    def step(self) -> None:
-        """Show one more step (nothing happens at the end)."""
-        self.position = min(self.position + 1, self.num_steps)
-
-    def back(self) -> None:
-        """Go back one step (nothing happens before the first)."""
-        self.position = max(self.position - 1, 0)
-
-    def reset(self) -> None:
-        self.position = 0
 
     def run(self) -> None:
         """Jump to the end: every ``.grad`` as ``backward()`` left it."""
@@ -338,55 +302,8 @@ class BackwardStepper(ipywidgets.VBox):
         return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
 
     # -- the widgets ------------------------------------------------------------------------
-    def _build_controls(self) -> None:
-        last = self.num_steps
-        # The pages share one layout and one style: each page would otherwise make two
-        # more widgets of its own, which cost more than the page's frame to prepare.
-        first = ipywidgets.HTML(self.frames[0])
-        pages = [first] + [
-            ipywidgets.HTML(frame, layout=first.layout, style=first.style)
-            for frame in self.frames[1:]
-        ]
-        self._stack = ipywidgets.Stack(pages, selected_index=0)
-        # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
-        # scope class.
-        self._picture = GraphvizView(self.dot, self.text_copies)
-        self._picture.add_class(PICTURE_CLASS)
-        self._picture.add_class(self.scope)
-        self._slider = ipywidgets.IntSlider(
-            value=0,
-            min=0,
-            max=last,
-            description="step",
-            continuous_update=True,
-            layout=ipywidgets.Layout(width="min(100%, 520px)"),
-        )
-        self._play = ipywidgets.Play(
-            value=0, min=0, max=last, step=1, interval=900, description="play", show_repeat=False
-        )
-        self._play.add_class(PLAY_CLASS)
-        self._speed = ipywidgets.IntSlider(
-            value=900,
-            min=100,
-            max=2000,
-            step=100,
-            description="ms/step",
-            readout=True,
-            layout=ipywidgets.Layout(width="260px"),
-        )
-        # Browser-side links: these keep working in an HTML export with no kernel.
-        self._links = [
-            ipywidgets.jslink((self._play, "value"), (self._slider, "value")),
-            ipywidgets.jslink((self._slider, "value"), (self._stack, "selected_index")),
-            ipywidgets.jslink((self._speed, "value"), (self._play, "interval")),
-        ]
-        # Reset, back, step and run move the slider in the browser: no kernel needed, and
-        # each is enabled exactly when it would move the slider, however it was moved last.
-        self._buttons = SliderButtons(self._slider)
-        controls = ipywidgets.HBox([self._buttons, self._play, self._speed])
-        self._note = ipywidgets.HTML(join([KERNEL_NOTE, _yours_legend(self.checks)]))
-        super().__init__([controls, self._note, self._slider, self._picture, self._stack])
-        self.add_class("minigrad-stepper")
+    def _build_controls(self) -> None:  # type: ignore[override]
+        super()._build_controls(join([KERNEL_NOTE, _yours_legend(self.checks)]))
 
 
 class _Frames:
@@ -977,32 +894,4 @@ def _yours_legend(checks: Mapping[str, GradientCheck]) -> Markup:
         first.atol,
         swatch(DIFFER_FILL, f"{SYMBOL[DIFFERS]} differs"),
         _NOT_COMPARED_YET,
-    )
-
-
-def _timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
-    """(position, text) pairs in order, keeping only those where the text changes."""
-    timeline: list[tuple[int, str]] = []
-    for position, text in texts:
-        if not timeline or timeline[-1][1] != text:
-            timeline.append((position, text))
-    return timeline
-
-
-def _width(text: str) -> float:
-    """A rough width, enough to pick the widest of a box's texts: digits are narrow."""
-    return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
-
-
-def _panel(lines: Sequence[str], position: int, node_id: str = "") -> Markup:
-    """A frame's panel: each line (text, or ``Markup``) in a block of its own."""
-    body = join(html('<div style="margin:3px 0">{}</div>', line) for line in lines)
-    return html(
-        '<div class="{}" data-position="{}" data-node="{}" style="font-family: sans-serif; '
-        "font-size: 14px; line-height: 1.35; max-width: 760px; border-left: 4px solid #D55E00; "
-        'padding: 4px 10px; margin-top: 6px;">{}</div>',
-        PANEL_CLASS,
-        position,
-        node_id,
-        body,
     )

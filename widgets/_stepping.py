@@ -1,0 +1,198 @@
+"""What every stepper shares: one picture, a frame per position, and controls with no kernel.
+
+``BackwardStepper`` walks a backward pass, ``ForwardStepper`` a forward-mode pass; both are
+a ``SteppedPicture``. Graphviz lays the picture out once, in the browser (``GraphvizView``);
+frame ``k`` is a stylesheet restyling that picture plus a panel of text, both prepared in
+Python. The frames sit in a ``Stack`` whose ``selected_index`` is jslinked to the position
+slider, itself jslinked to a ``Play``: the slider, Play and the reset/back/step/run buttons
+(``widgets._controls.SliderButtons``) step in the browser, with no kernel.
+
+A subclass sets ``self.steps`` (what ``num_steps`` counts), ``self.dot``,
+``self.text_copies`` (``widgets._svg.text_copies``) and ``self.frames`` (one ``Markup``
+per position, 0 to ``num_steps``), then calls ``_build_controls(note)``.
+
+>>> from ._markup import Markup
+>>> panel(["one line", Markup("<b>two</b>")], 3, "n1").count('<div style="margin:3px 0">')
+2
+>>> timeline([(0, "a"), (1, "a"), (2, "b")])
+[(0, 'a'), (2, 'b')]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import ipywidgets
+
+from ._browser import GraphvizView
+from ._controls import SliderButtons
+from ._markup import Markup, html, join
+from ._svg import Timeline
+
+# Classes on the picture and the frames, for stylesheets and browser tests.
+PICTURE_CLASS = "minigrad-picture"
+FRAME_CLASS = "minigrad-frame"
+PANEL_CLASS = "minigrad-step-panel"
+NOTE_CLASS = "minigrad-stepper-help"
+LEGEND_CLASS = "minigrad-legend"
+PLAY_CLASS = "minigrad-play"
+
+# Each stepper's stylesheets name its own picture's class, so that several steppers on one
+# page (each at its own step) do not restyle each other.
+_scopes = itertools.count(1)
+
+# Play draws its buttons with Font Awesome icons, which an exported page may lack (they show
+# as blank buttons). These rules draw them with ordinary characters instead, in every view.
+PLAY_GLYPHS = "".join(
+    f".{PLAY_CLASS} i.fa-{icon}::before {{ content: '{glyph}'; "
+    "font-family: 'DejaVu Sans', 'Segoe UI Symbol', sans-serif !important; "
+    "font-style: normal; font-weight: normal; }"
+    for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
+)
+
+# How to step (the first line of every stepper's note).
+HOW_TO_STEP = (
+    "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
+    "the start)."
+)
+
+
+def new_scope() -> str:
+    """A class naming one stepper's picture, unique in the page."""
+    return f"minigrad-stepper-{next(_scopes)}"
+
+
+class SteppedPicture(ipywidgets.VBox):
+    """Navigation and controls over ``self.frames`` (see the module's docstring)."""
+
+    steps: Sequence[Any]
+    frames: list[Markup]
+    dot: str
+    text_copies: dict
+    scope: str
+
+    # -- the state, for scripts and tests ---------------------------------------------------
+    @property
+    def num_steps(self) -> int:
+        return len(self.steps)
+
+    @property
+    def position(self) -> int:
+        """How many steps have been shown: 0 before the first, ``num_steps`` at the end."""
+        return self._slider.value
+
+    @position.setter
+    def position(self, value: int) -> None:
+        if not 0 <= value <= self.num_steps:
+            raise ValueError(f"position must be between 0 and {self.num_steps}, got {value}")
+        # The browser links these three; from Python each is set, so that the widget
+        # state saved in a notebook is consistent too.
+        self._slider.value = value
+        self._stack.selected_index = value
+        self._play.value = value
+
+    @property
+    def html(self) -> str:
+        """The HTML of the frame shown now, under the picture: its stylesheet and its
+        panel."""
+        return self.frames[self.position]
+
+    def step(self) -> None:
+        """Show one more step (nothing happens at the end)."""
+        self.position = min(self.position + 1, self.num_steps)
+
+    def back(self) -> None:
+        """Go back one step (nothing happens before the first)."""
+        self.position = max(self.position - 1, 0)
+
+    def reset(self) -> None:
+        self.position = 0
+
+    def run(self) -> None:
+        """Jump to the end."""
+        self.position = self.num_steps
+
+    # -- the widgets ------------------------------------------------------------------------
+    def _build_controls(self, note: Markup) -> None:
+        last = self.num_steps
+        # The pages share one layout and one style: each page would otherwise make two
+        # more widgets of its own, which cost more than the page's frame to prepare.
+        first = ipywidgets.HTML(self.frames[0])
+        pages = [first] + [
+            ipywidgets.HTML(frame, layout=first.layout, style=first.style)
+            for frame in self.frames[1:]
+        ]
+        self._stack = ipywidgets.Stack(pages, selected_index=0)
+        # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
+        # scope class.
+        self._picture = GraphvizView(self.dot, self.text_copies)
+        self._picture.add_class(PICTURE_CLASS)
+        self._picture.add_class(self.scope)
+        self._slider = ipywidgets.IntSlider(
+            value=0,
+            min=0,
+            max=last,
+            description="step",
+            continuous_update=True,
+            layout=ipywidgets.Layout(width="min(100%, 520px)"),
+        )
+        self._play = ipywidgets.Play(
+            value=0, min=0, max=last, step=1, interval=900, description="play", show_repeat=False
+        )
+        self._play.add_class(PLAY_CLASS)
+        self._speed = ipywidgets.IntSlider(
+            value=900,
+            min=100,
+            max=2000,
+            step=100,
+            description="ms/step",
+            readout=True,
+            layout=ipywidgets.Layout(width="260px"),
+        )
+        # Browser-side links: these keep working in an HTML export with no kernel.
+        self._links = [
+            ipywidgets.jslink((self._play, "value"), (self._slider, "value")),
+            ipywidgets.jslink((self._slider, "value"), (self._stack, "selected_index")),
+            ipywidgets.jslink((self._speed, "value"), (self._play, "interval")),
+        ]
+        # Reset, back, step and run move the slider in the browser: no kernel needed, and
+        # each is enabled exactly when it would move the slider, however it was moved last.
+        self._buttons = SliderButtons(self._slider)
+        controls = ipywidgets.HBox([self._buttons, self._play, self._speed])
+        self._note = ipywidgets.HTML(note)
+        super().__init__([controls, self._note, self._slider, self._picture, self._stack])
+        self.add_class("minigrad-stepper")
+
+
+def timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
+    """(position, text) pairs in order, keeping only those where the text changes."""
+    kept: list[tuple[int, str]] = []
+    for position, text in texts:
+        if not kept or kept[-1][1] != text:
+            kept.append((position, text))
+    return kept
+
+
+def width(text: str) -> float:
+    """A rough width, enough to pick the widest of a box's texts: digits are narrow."""
+    return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
+
+
+def panel(
+    lines: Sequence[str], position: int, node_id: str = "", colour: str = "#D55E00"
+) -> Markup:
+    """A frame's panel: each line (text, or ``Markup``) in a block of its own, with a bar
+    of ``colour`` on its left."""
+    body = join(html('<div style="margin:3px 0">{}</div>', line) for line in lines)
+    return html(
+        '<div class="{}" data-position="{}" data-node="{}" style="font-family: sans-serif; '
+        "font-size: 14px; line-height: 1.35; max-width: 760px; border-left: 4px solid {}; "
+        'padding: 4px 10px; margin-top: 6px;">{}</div>',
+        PANEL_CLASS,
+        position,
+        node_id,
+        colour,
+        body,
+    )

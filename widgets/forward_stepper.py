@@ -1,0 +1,574 @@
+"""``ForwardStepper``: watch a forward-mode pass one node at a time, the tangent beside each
+value.
+
+>>> import minigrad as mg
+>>> from widgets import ForwardStepper
+>>> x = mg.tensor(2.0, requires_grad=True)
+>>> stepper = ForwardStepper(lambda x: x * x, x, mg.tensor(1.0))
+>>> stepper.num_steps, stepper.position
+(1, 0)
+>>> stepper.step(); stepper.current.name, stepper.current.output_tangent
+('MulBackward0', tensor(4.))
+>>> stepper.tangent  # the directional derivative: d(x·x)/dx · 1 at x = 2
+tensor(4.)
+
+How it works. Forward mode carries, beside each value ``a``, a tangent ``ȧ``: how fast ``a``
+moves when the inputs move along the given tangents. Together they make a dual number
+``a + ȧ·ε`` (with ``ε² = 0``), and each op computes its result's tangent from its inputs'
+tangents as it computes its value (``minigrad.autograd.forward_ad``).
+
+At construction the stepper calls ``func`` once on dual numbers made from the inputs and
+tangents (``make_dual``), inside one dual level, and keeps every record the pass makes
+(``forward_ad.record_steps``, one ``minigrad.engine.ForwardStep`` per op). The inputs require
+grad, so the pass records its backward graph too: the picture is the one
+``BackwardStepper`` draws for the same function (``widgets._graph``), with one more box per
+input, the ``make_dual`` that makes it a dual number. Each record names its node
+(``record.node``), which is how a step finds its box.
+
+Frame ``k`` restyles that one picture (``widgets._stepping``): the node of record ``k`` lit
+up, its value and tangent written in its box as ``value + tangent·ε``, the arrows it read
+its inputs' tangents from and those its own tangent leaves along drawn in the forward
+direction with the tangent written on them. The panel works the tangent out in numbers:
+each input's local derivative (``widgets._local``) times that input's tangent, summed, equal
+to the record's output tangent. No tangent is computed here: the numbers after each ``=``
+are the records'.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from minigrad import Tensor
+from minigrad.autograd import forward_ad
+from minigrad.engine import ForwardStep
+from minigrad.function import AccumulateGrad
+
+from . import _graph, _local
+from ._fallback import dot_png, with_fallback
+from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, short_value
+from ._markup import Markup, html, join, one_line, stylesheet
+from ._stepping import (
+    FRAME_CLASS,
+    HOW_TO_STEP,
+    LEGEND_CLASS,
+    NOTE_CLASS,
+    PANEL_CLASS,
+    PLAY_GLYPHS,
+    SteppedPicture,
+    new_scope,
+    panel,
+    timeline,
+    width,
+)
+from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
+from .draw import BLUE, BLUISH_GREEN, GREY, Drawing, add_boxes, label_lines, new_digraph
+
+# Classes on the boxes and arrows of the picture, k being a step (1 = the first):
+RAN = "mg-fwd-ran-{}"  # the node step k runs: the current node in frame k, done after
+CARRIES = "mg-fwd-carries-{}"  # an arrow with a tangent written on it from step k on
+READS = "mg-fwd-reads-{}"  # an arrow whose tangent step k reads (an input's)
+SENDS = "mg-fwd-sends-{}"  # an arrow step k's tangent leaves along
+SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
+
+# Tangents travel forward, as the values do: drawn in blue, the current step's in vermillion.
+TANGENT_COLOUR = BLUE
+NOW_COLOUR = "#D55E00"
+
+_NOT_YET = "—"
+
+NOTE = Markup(
+    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
+    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
+    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
+    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed, and the '
+    f'tangents with them (<b style="color: {TANGENT_COLOUR}">→ ṫ·ε</b> on an arrow: the '
+    f"tangent it carries; red for this step). A box reads <b>value + tangent·ε</b>, a dual "
+    "number (ε² = 0).</span></div>"
+)
+
+
+def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]:
+    items = (value,) if isinstance(value, (Tensor, int, float)) else tuple(value)
+    for item in items:
+        if not isinstance(item, Tensor):
+            raise TypeError(
+                f"ForwardStepper: {what} must be a Tensor or a tuple of Tensors, "
+                f"got {type(item).__name__}"
+            )
+    return items
+
+
+class ForwardStepper(SteppedPicture):
+    """Step through the forward-mode pass of ``func(*inputs)`` along ``tangents``.
+
+    ``inputs`` is a Tensor or a tuple of Tensors, each with ``requires_grad=True`` (the
+    pass records its backward graph, which the stepper draws); ``tangents`` holds one
+    tangent per input, of its shape: the direction the inputs move in. ``func`` returns one
+    Tensor. The result's tangent is the Jacobian-vector product ``J·v``, the directional
+    derivative of ``func`` along the tangents: one forward pass per direction.
+
+    ``names`` names tensors for the picture (``{"x": x}``); the inputs' names are found in
+    the caller's variables, as ``widgets.draw`` does; ``output_name`` names the result.
+    ``stepper.steps`` holds the records (``minigrad.engine.ForwardStep``),
+    ``stepper.value`` and ``stepper.tangent`` the result's value and tangent.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(2.0, requires_grad=True)
+    >>> w = mg.tensor(3.0, requires_grad=True)
+    >>> stepper = ForwardStepper(lambda x, w: x * w + x, (x, w), (mg.tensor(1.0), mg.tensor(0.0)))
+    >>> [record.name for record in stepper.steps]
+    ['MulBackward0', 'AddBackward0']
+    >>> stepper.tangent  # ∂(x·w + x)/∂x = w + 1
+    tensor(4.)
+    """
+
+    def __init__(
+        self,
+        func: Callable[..., Tensor],
+        inputs: Tensor | Sequence[Tensor],
+        tangents: Tensor | Sequence[Tensor],
+        names: Mapping[str, Tensor] | None = None,
+        output_name: str = "output",
+        rankdir: str = "LR",
+        max_nodes: int = 60,
+    ) -> None:
+        if not callable(func):
+            raise TypeError(f"ForwardStepper needs a function, got {type(func).__name__}")
+        self.inputs = _as_tuple(inputs, "inputs")
+        self.tangents = _as_tuple(tangents, "tangents")
+        if len(self.inputs) != len(self.tangents):
+            raise ValueError(
+                f"ForwardStepper needs one tangent per input: {len(self.inputs)} inputs, "
+                f"{len(self.tangents)} tangents"
+            )
+        for i, (primal, tangent) in enumerate(zip(self.inputs, self.tangents)):
+            if not primal.requires_grad:
+                raise ValueError(
+                    f"ForwardStepper: input {i} needs requires_grad=True, so that the pass "
+                    "records the graph the stepper draws"
+                )
+            if tuple(tangent.shape) != tuple(primal.shape):
+                raise ValueError(
+                    f"ForwardStepper: tangent {i} has shape {tuple(tangent.shape)}, but its "
+                    f"input has shape {tuple(primal.shape)}"
+                )
+        self.names = _graph.merge_names(_graph.caller_names(sys._getframe(1)), names)
+
+        # The pass: dual numbers in, the function once, every record kept.
+        with forward_ad.dual_level():
+            self.duals = tuple(
+                forward_ad.make_dual(primal, tangent)
+                for primal, tangent in zip(self.inputs, self.tangents)
+            )
+            with forward_ad.record_steps() as records:
+                result = func(*self.duals)
+            if not isinstance(result, Tensor):
+                raise TypeError(
+                    f"ForwardStepper: func must return one Tensor, got {type(result).__name__}"
+                )
+            value, tangent = forward_ad.unpack_dual(result)
+        self.output = result
+        self.value = value.detach()
+        # Detached, as the records are: the numbers, without the graph behind them.
+        self.tangent: Tensor | None = None if tangent is None else tangent.detach()
+
+        self.names[id(result)] = (one_line(output_name), result)
+        # A dual input is named as its input is.
+        for primal, dual in zip(self.inputs, self.duals):
+            name = _graph.name_of(self.names, primal)
+            if name is not None and dual is not primal:
+                self.names.setdefault(id(dual), (name, dual))
+        self.graph = _graph.build_graph(
+            [result], self.names, include_grad_graphs=False, max_nodes=max_nodes
+        )
+        if self.graph.elided:
+            raise ValueError(
+                f"this graph has {len(self.graph.id_of) + self.graph.elided} nodes, too many "
+                f"to step through one by one (max_nodes={max_nodes}); draw it with "
+                "widgets.draw(...) instead, or raise max_nodes"
+            )
+        # The records of ops on the way to the result, in the order they ran. (An op whose
+        # result the function did not use is not in the picture.)
+        self.steps: list[ForwardStep] = [
+            record for record in records if record.node in self.graph.id_of
+        ]
+        # What each node saved, for the local derivatives in numbers.
+        self.saved = {node: _local.read_saved(node) for node in self.graph.id_of}
+
+        self.scope = new_scope()
+        frames = _ForwardFrames(self)
+        self.dot = frames.drawing(rankdir).source
+        self.text_copies = text_copies(frames.texts)
+        self.frames = frames.frames()
+        self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
+        self._build_controls(NOTE)
+
+    @property
+    def current(self) -> ForwardStep | None:
+        """The record of the step shown last, ``None`` before the first step."""
+        return self.steps[self.position - 1] if self.position else None
+
+    def __repr__(self) -> str:
+        return (
+            f"ForwardStepper({self.graph.nodes['t0'].title}: {self.num_steps} steps, "
+            f"position {self.position})"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        summary, end_dot = self._fallback
+        return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
+
+
+def dual_text(value: str, tangent: str) -> str:
+    """A dual number as the picture writes it.
+
+    >>> dual_text("2.", "1.")
+    '2. + 1.·ε'
+    >>> dual_text("[1., 2.]", "[0., -1.]")
+    '[1., 2.] + [0., -1.]·ε'
+    """
+    return f"{value} + {tangent}·ε"
+
+
+class _ForwardFrames:
+    """The picture and frames of one ``ForwardStepper``: what every box and arrow shows
+    after ``k`` steps, as classes on one picture and a stylesheet per frame."""
+
+    def __init__(self, stepper: ForwardStepper) -> None:
+        self.stepper = stepper
+        self.graph: Graph = stepper.graph
+        self.steps = stepper.steps
+        graph = self.graph
+        self.output_box = graph.nodes["t0"]
+        self.position_of = {step.node: k for k, step in enumerate(self.steps, 1)}
+        self.step_of = {step.node: step for step in self.steps}
+        # The make_dual boxes: a dual input's node, and the tangent given for it.
+        self.dual_tangent: dict[str, Tensor] = {}
+        self.dual_input: dict[str, Tensor] = {}
+        for primal, dual, tangent in zip(stepper.inputs, stepper.duals, stepper.tangents):
+            if dual.grad_fn is not None and dual.grad_fn in graph.id_of:
+                box_id = graph.id_of[dual.grad_fn]
+                self.dual_tangent[box_id] = tangent
+                self.dual_input[box_id] = primal
+        self.leaf_tangent: dict[str, Tensor] = {}
+        for box in graph.nodes.values():
+            if box.kind == LEAF and box.tensor is not None:
+                for primal, tangent in zip(stepper.inputs, stepper.tangents):
+                    if primal is box.tensor:
+                        self.leaf_tangent[box.id] = tangent
+        # What each arrow carries, and from which step: (position, tangent). An arrow out
+        # of a node that runs carries that node's output tangent from its step; an arrow out
+        # of a make_dual box carries the given tangent from the start; an arrow out of a
+        # box that does not run (an AccumulateGrad) carries what the step reading it read.
+        self.edge_tangent: dict[str, tuple[int, Tensor]] = {}
+        self.classes: dict[str, list[str]] = {
+            f"mg-{element}": [] for element in [*graph.nodes, *(e.id for e in graph.edges)]
+        }
+        box_of_node = {box_id: node for node, box_id in graph.id_of.items()}
+        for edge in graph.edges:
+            tail_node = box_of_node.get(edge.tail)
+            if edge.tail in self.dual_tangent:
+                self.edge_tangent[edge.id] = (0, self.dual_tangent[edge.tail])
+            elif tail_node is not None and tail_node in self.step_of:
+                step = self.step_of[tail_node]
+                if step.output_tangent is not None:
+                    position = self.position_of[tail_node]
+                    self.edge_tangent[edge.id] = (position, step.output_tangent)
+                    self.classes[f"mg-{edge.id}"].append(SENDS.format(position))
+        for k, step in enumerate(self.steps, 1):
+            head = graph.id_of[step.node]
+            self.classes[f"mg-{head}"].append(RAN.format(k))
+            for edge in graph.edges:
+                if edge.head != head or edge.input_index >= len(step.input_tangents):
+                    continue
+                self.classes[f"mg-{edge.id}"].append(READS.format(k))
+                tangent = step.input_tangents[edge.input_index]
+                if edge.id not in self.edge_tangent and tangent is not None:
+                    self.edge_tangent[edge.id] = (k, tangent)
+        for edge_id, (k, _) in self.edge_tangent.items():
+            self.classes[f"mg-{edge_id}"].append(CARRIES.format(k))
+        self.constant = {
+            (e.head, e.input_index): graph.nodes[e.tail]
+            for e in graph.edges
+            if graph.nodes[e.tail].kind == CONSTANT and graph.nodes[e.tail].tensor is not None
+        }
+        self.input_box = {(e.head, e.input_index): e.tail for e in graph.edges}
+        self._label_lines = {
+            box.id: label_lines(box, show_grads=False) for box in graph.nodes.values()
+        }
+
+    # -- texts ---------------------------------------------------------------------------
+    def short(self, tensor: Tensor | None) -> str:
+        return "None" if tensor is None else short_value(tensor)
+
+    def code(self, tensor: Tensor | None) -> Markup:
+        """The panel's HTML for a value, as ``print`` shows it."""
+        if tensor is None:
+            return html("<code>None</code>")
+        text = full_value(tensor)
+        if "\n" in text:
+            return html('<pre style="margin:2px 0">{}</pre>', text)
+        return html("<code>{}</code>", text)
+
+    def name(self, box_id: str) -> str:
+        """What a box is called in the panel: its tensor's name, or its node's."""
+        box = self.graph.nodes[box_id]
+        if box_id in self.dual_input:
+            primal = self.dual_input[box_id]
+            return f"make_dual({_graph.name_of(self.stepper.names, primal) or 'input'}, …)"
+        if box.produced_name:
+            return f"{box.title} (makes {box.produced_name})"
+        return box.title
+
+    def box_lines(self, box: GraphNode, position: int) -> list[str]:
+        """What ``box`` reads after ``position`` steps."""
+        lines = list(self._label_lines[box.id])
+        if box.id in self.dual_input:
+            primal, tangent = self.dual_input[box.id], self.dual_tangent[box.id]
+            name = _graph.name_of(self.stepper.names, primal) or "input"
+            return ["make_dual", f"{name} = " + dual_text(self.short(primal), self.short(tangent))]
+        if box.id in self.leaf_tangent:
+            return [*lines, "tangent " + self.short(self.leaf_tangent[box.id])]
+        if box.kind == OUTPUT:
+            step = self.step_of.get(box.tensor.grad_fn) if box.tensor is not None else None
+            done = step is not None and self.position_of[step.node] <= position
+            return [*lines, "tangent " + (self.short(step.output_tangent) if done else _NOT_YET)]
+        if box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
+            step = self.step_of.get(box.node)
+            if step is None:
+                return lines
+            lines = [line for line in lines if not line.startswith("makes ")]
+            if box.produced_name:
+                lines.append(f"makes {box.produced_name}")
+            if self.position_of[box.node] <= position:
+                lines.append(dual_text(self.short(step.output), self.short(step.output_tangent)))
+            else:
+                lines.append(_NOT_YET)
+        return lines
+
+    def text_positions(self, box: GraphNode) -> list[int]:
+        positions = [0]
+        if box.node is not None and box.node in self.position_of:
+            positions.append(self.position_of[box.node])
+        if box.kind == OUTPUT and box.tensor is not None and box.tensor.grad_fn in self.position_of:
+            positions.append(self.position_of[box.tensor.grad_fn])
+        return positions
+
+    # -- the picture ---------------------------------------------------------------------
+    def drawing(self, rankdir: str) -> Drawing:
+        """The graph to lay out, each box as wide as the widest text it will show."""
+        self.texts: dict[str, list[Timeline]] = {}
+        widest = {}
+        for box in self.graph.nodes.values():
+            positions = self.text_positions(box)
+            columns = list(zip(*(self.box_lines(box, k) for k in positions)))
+            self.texts[f"mg-{box.id}"] = [timeline(zip(positions, c)) for c in columns]
+            widest[box.id] = [max(column, key=width) + " " for column in columns]
+        for edge, (when, tangent) in self.edge_tangent.items():
+            words = f"{self.short(tangent)}·ε"
+            # An arrow out of a make_dual box carries its tangent from the start (when = 0).
+            self.texts[f"mg-{edge}"] = [timeline([(0, "")] * (when > 0) + [(when, words)])]
+        edge_labels = {e: f" {self.short(t)}·ε " for e, (_, t) in self.edge_tangent.items()}
+        drawing = new_digraph(rankdir)
+        add_boxes(drawing, self.graph, widest, edge_labels, edge_color=GREY, classes=self.classes)
+        return drawing
+
+    def end_drawing(self, rankdir: str) -> Drawing:
+        """The graph as the pass leaves it, every tangent written (for viewers without
+        widgets)."""
+        last = len(self.steps)
+        labels = {box.id: self.box_lines(box, last) for box in self.graph.nodes.values()}
+        edge_labels = {e: f" {self.short(t)}·ε " for e, (_, t) in self.edge_tangent.items()}
+        drawing = new_digraph(rankdir)
+        add_boxes(drawing, self.graph, labels, edge_labels, edge_color=TANGENT_COLOUR)
+        return drawing
+
+    def styles(self) -> list[str]:
+        """Each frame's stylesheet: nodes run so far green, this step's red; arrows with a
+        tangent on them blue, this step's red; the texts written so far shown."""
+        scope = f".{self.stepper.scope}"
+        green, red, blue = BLUISH_GREEN, NOW_COLOUR, TANGENT_COLOUR
+        at_start = [f".{CARRIES.format(0)}"]
+        styles = [
+            "\n".join(
+                [
+                    f"{scope} :is({', '.join(at_start)}) > path {{ stroke: {blue}; "
+                    "stroke-width: 1.6px }",
+                    f"{scope} :is({', '.join(at_start)}) > polygon {{ fill: {blue}; "
+                    f"stroke: {blue} }}",
+                    f"{scope} :is({', '.join(at_start)}) > text {{ fill: {blue} }}",
+                ]
+            )
+        ]
+        carrying, done, written, replaced = list(at_start), [], [], []
+        for k in range(1, len(self.steps) + 1):
+            carrying.append(f".{CARRIES.format(k)}")
+            written.append(f".{SHOWN_FROM.format(k)}")
+            replaced.append(f".{SHOWN_UNTIL.format(k)}")
+            on = f":is({', '.join(carrying)})"
+            now = f":is(.{READS.format(k)}, .{SENDS.format(k)})"
+            rules = [
+                (f"{on} > path", f"stroke: {blue}; stroke-width: 1.6px"),
+                (f"{on} > polygon", f"fill: {blue}; stroke: {blue}"),
+                (f"{on} > text", f"fill: {blue}"),
+            ]
+            if done:
+                rules.append(
+                    (f":is({', '.join(done)}) > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px")
+                )
+            rules += [
+                (f".{RAN.format(k)} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
+                (f"{now} > path", f"stroke: {red}; stroke-width: 3px"),
+                (f"{now} > polygon", f"fill: {red}; stroke: {red}"),
+                (f"{now} > text", f"fill: {red}"),
+                (f"text:is({', '.join(written)})", "display: inline"),
+                (f"text:is({', '.join(replaced)})", "display: none"),
+            ]
+            styles.append("\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules))
+            done.append(f".{RAN.format(k)}")
+        return styles
+
+    # -- the panel -----------------------------------------------------------------------
+    def panel(self, position: int) -> Markup:
+        total = len(self.steps)
+        out = self.output_box.title
+        if position == 0:
+            duals = join(
+                (
+                    html(
+                        "<code>{}</code>",
+                        f"{self.input_name(box_id)} = "
+                        + dual_text(
+                            self.short(self.dual_input[box_id]),
+                            self.short(self.dual_tangent[box_id]),
+                        ),
+                    )
+                    for box_id in self.dual_input
+                ),
+                ", ",
+            )
+            lines = [
+                html(
+                    "<b>Before the forward pass</b> of <code>{}</code>: {} step{}. Each input "
+                    "is a dual number, value + tangent·ε: {}.",
+                    out,
+                    total,
+                    "s" if total != 1 else "",
+                    duals,
+                ),
+                "Each step runs one op on the values and carries the tangents through it: "
+                "the tangent of its result is the sum, over its inputs, of local derivative × "
+                "that input's tangent.",
+            ]
+            return panel(lines, position, colour=TANGENT_COLOUR)
+        step = self.steps[position - 1]
+        head = self.graph.id_of[step.node]
+        lines = [html("<b>Step {} of {}: {}</b>", position, total, self.name(head))]
+        lines.append(html("Forward derivative: <code>{}</code>", step.formula or "(not given)"))
+        lines.append(self.reads(step, head))
+        lines.append(self.worked_out(step))
+        lines.append(
+            html(
+                "Its result: {}, tangent {}; the dual number <code>{}</code>.",
+                self.code(step.output),
+                self.code(step.output_tangent),
+                dual_text(self.short(step.output), self.short(step.output_tangent)),
+            )
+        )
+        if position == total:
+            lines.append(
+                html(
+                    "<b>Done</b>: the tangent of <code>{}</code>, {}, is the derivative of the "
+                    "function along the input tangents (a Jacobian-vector product J·v), found in "
+                    "the same single pass as the value.",
+                    out,
+                    self.code(self.stepper.tangent),
+                )
+            )
+        return panel(lines, position, head, colour=TANGENT_COLOUR)
+
+    def input_name(self, box_id: str) -> str:
+        return _graph.name_of(self.stepper.names, self.dual_input[box_id]) or "input"
+
+    def reads(self, step: ForwardStep, head: str) -> Markup:
+        """Each input's value and tangent, as the record has them."""
+        items = []
+        for i, (value, tangent) in enumerate(zip(step.inputs, step.input_tangents)):
+            source = self.input_box.get((head, i))
+            whence = f" (from {self.name(source)})" if source is not None else ""
+            if tangent is None:
+                items.append(
+                    html(
+                        "<li>input {}{}: {}, no tangent: a constant, its tangent is 0</li>",
+                        i,
+                        whence,
+                        self.code(value),
+                    )
+                )
+            else:
+                items.append(
+                    html(
+                        "<li>input {}{}: {} with tangent {}</li>",
+                        i,
+                        whence,
+                        self.code(value),
+                        self.code(tangent),
+                    )
+                )
+        return html("Its inputs, value and tangent (dual numbers in):<ul>{}</ul>", join(items))
+
+    def worked_out(self, step: ForwardStep) -> Markup:
+        """Σ local derivative × input tangent, in numbers, = the record's output tangent.
+        The number after ``=`` is the record's, never a sum made here."""
+        result = (
+            _local.number(step.output_tangent.detach().numpy())
+            if step.output_tangent is not None
+            else "None"
+        )
+        locals_ = _local.local_derivatives(step.node, self.stepper.saved.get(step.node, {}))
+        terms = []
+        for i, tangent in enumerate(step.input_tangents):
+            if tangent is None:
+                continue
+            local = locals_[i] if i < len(locals_) else None
+            if local is None or local.value is None:
+                return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+            factor = _local.number(local.value)
+            terms.append(f"{factor} × {_local.number(tangent.detach().numpy())}")
+        if not terms:
+            return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+        sum_text = " + ".join(terms) + f" = {result}"
+        derivatives = join(
+            (html("<code>{}</code>", local.text()) for local in locals_ if local is not None),
+            ", ",
+        )
+        return html(
+            "Local derivatives {}; tangent out = Σ local derivative × tangent in: <code>{}</code>",
+            derivatives,
+            sum_text.replace("-", "−"),
+        )
+
+    # -- everything ----------------------------------------------------------------------
+    def summary(self) -> str:
+        """The pass in words, a line per step."""
+        lines = []
+        for k, step in enumerate(self.steps, 1):
+            head = self.graph.id_of[step.node]
+            dual = dual_text(self.short(step.output), self.short(step.output_tangent))
+            lines.append(f"step {k}: {self.name(head)}: {dual}")
+        return "\n".join(lines)
+
+    def frames(self) -> list[Markup]:
+        return [
+            html(
+                '<div class="{}" data-position="{}">{}{}</div>',
+                FRAME_CLASS,
+                k,
+                stylesheet(style),
+                self.panel(k),
+            )
+            for k, style in enumerate(self.styles())
+        ]
