@@ -18,7 +18,11 @@ import pytest
 import minigrad as mg
 
 torch = pytest.importorskip("torch")
-pytestmark = pytest.mark.oracle
+# torch 2.13 warns from inside its own forward-mode code that torch.jit.script is deprecated
+pytestmark = [
+    pytest.mark.oracle,
+    pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning"),
+]
 
 _SIBLING = pathlib.Path(__file__).with_name("test_saved_tensor_order_parity.py")
 _spec = importlib.util.spec_from_file_location("_saved_tensor_cases", _SIBLING)
