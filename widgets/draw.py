@@ -34,7 +34,7 @@ from minigrad.graph import nodes as graph_nodes
 
 from . import protocol
 from ._browser import GraphvizView
-from ._fallback import dot_png, with_fallback
+from ._fallback import fallback_picture, with_fallback
 from ._graph import (
     CONSTANT,
     DERIVATIVE,
@@ -105,7 +105,8 @@ class Drawing(graphviz.Digraph):
         data, metadata = self.widget()._repr_mimebundle_()
         # A viewer without widgets (GitHub, nbviewer, an untrusted notebook) shows these.
         text = f"{self!r}\n{self.description}" if self.description else repr(self)
-        return with_fallback(data, text, dot_png(self.source)), metadata
+        png, note = fallback_picture(self.source)  # made once, however often it is shown
+        return with_fallback(data, text, png, note), metadata
 
     def widget(self) -> GraphvizView:
         """The widget that shows this drawing in the browser (a new one on each call), to

@@ -46,7 +46,7 @@ from minigrad.engine import ForwardStep
 from minigrad.function import AccumulateGrad
 
 from . import _graph, _local
-from ._fallback import dot_png, with_fallback
+from ._fallback import fallback_picture, with_fallback
 from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, short_value
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
@@ -219,7 +219,8 @@ class ForwardStepper(SteppedPicture):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = super()._repr_mimebundle_(**kwargs)
         summary, end_dot = self._fallback
-        return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
+        png, note = fallback_picture(end_dot)  # made once, however often it is shown
+        return with_fallback(data, f"{self!r}\n{summary}", png, note)
 
 
 def dual_text(value: str, tangent: str) -> str:

@@ -63,7 +63,7 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.graph import nodes as graph_nodes
 
 from . import _graph, _local, _yours, protocol
-from ._fallback import dot_png, with_fallback
+from ._fallback import fallback_picture, with_fallback
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -299,7 +299,8 @@ class BackwardStepper(SteppedPicture):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = super()._repr_mimebundle_(**kwargs)
         summary, end_dot = self._fallback
-        return with_fallback(data, f"{self!r}\n{summary}", dot_png(end_dot))
+        png, note = fallback_picture(end_dot)  # made once, however often it is shown
+        return with_fallback(data, f"{self!r}\n{summary}", png, note)
 
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:  # type: ignore[override]

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import base64
 import io
+import shutil
 import stat
 import sys
 import textwrap
+import time
 import warnings
 
 import pytest
@@ -39,6 +41,7 @@ def stand_in_dot(tmp_path, monkeypatch):
             import io, sys
             from PIL import Image
             open({str(tmp_path / "args")!r}, "w").write(" ".join(sys.argv[1:]))
+            open({str(tmp_path / "calls")!r}, "a").write("called\\n")
             open({str(tmp_path / "stdin")!r}, "wb").write(sys.stdin.buffer.read())
             picture = Image.new("RGBA", (300, 100), (86, 180, 233, 255))
             for x in range(300):
@@ -64,9 +67,10 @@ def test_a_drawing_carries_a_png_made_by_dot_and_says_what_it_shows(stand_in_dot
     drawing = draw(y, names={"x": x, "y": y})
     data, _ = drawing._repr_mimebundle_()
     assert WIDGET_VIEW in data  # Jupyter with widgets shows the live picture
-    # dot drew the drawing's own DOT text, as a PNG at 72 dpi (12-point text, 12 pixels).
+    # dot drew the drawing's own DOT text, as a PNG at 72 dpi (12-point text, 12 pixels),
+    # scaled down to fit 20 inches square when it is larger.
     assert (stand_in_dot / "stdin").read_text() == drawing.source
-    assert (stand_in_dot / "args").read_text().split() == ["-Tpng", "-Gdpi=72"]
+    assert (stand_in_dot / "args").read_text().split() == ["-Tpng", "-Gdpi=72", "-Gsize=20,20"]
     picture = png_of(data)
     assert picture.size == (300, 100)
     assert picture.mode == "P"  # a palette: a quarter of the size of dot's own PNG
@@ -122,3 +126,59 @@ def test_the_plot_widgets_carry_their_plot(tmp_path, monkeypatch):
     bundle = second._repr_mimebundle_()
     assert png_of(bundle).size == Image.open(io.BytesIO(second._plot.value)).size
     assert "after x.grad.backward(): 24. (f' + f'')" in bundle["text/plain"]
+
+
+def chain(steps: int) -> mg.Tensor:
+    """A graph of ``2 * steps + 1`` nodes: ``steps`` multiplications, one after the other."""
+    x = mg.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(steps):
+        y = y * 1.001
+    return y
+
+
+def test_a_picture_is_made_once_however_often_it_is_displayed(stand_in_dot):
+    drawing = draw(chain(3))
+    first, _ = drawing._repr_mimebundle_()
+    second, _ = drawing._repr_mimebundle_()
+    assert first["image/png"] == second["image/png"]
+    stepper = BackwardStepper(chain(2))
+    assert stepper._repr_mimebundle_()["image/png"] == stepper._repr_mimebundle_()["image/png"]
+    assert (stand_in_dot / "calls").read_text().splitlines() == ["called", "called"]
+
+
+def test_a_large_graph_gets_a_note_instead_of_a_picture_and_dot_is_not_run(stand_in_dot):
+    drawing = draw(chain(1000))  # 2 001 nodes, cut to max_nodes=200
+    started = time.perf_counter()
+    data, _ = drawing._repr_mimebundle_()
+    assert time.perf_counter() - started < 1.0
+    assert "image/png" not in data and WIDGET_VIEW in data
+    assert not (stand_in_dot / "calls").exists()
+    lines = data["text/plain"].splitlines()
+    assert lines[0].startswith("<widgets.Drawing")
+    assert lines[1].startswith("No picture for viewers without widgets: ")
+    assert "too many to read in one picture" in lines[1]
+    assert lines[2] == "Boxes:"
+
+
+def test_a_large_graph_without_dot_gets_the_same_note(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    data, _ = draw(chain(1000))._repr_mimebundle_()
+    assert "image/png" not in data
+    assert data["text/plain"].splitlines()[1].startswith("No picture for viewers without widgets")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot on PATH")
+def test_with_the_real_dot_a_large_graph_costs_no_time_and_a_middle_one_is_bounded():
+    drawing = draw(chain(1000))
+    started = time.perf_counter()
+    data, _ = drawing._repr_mimebundle_()
+    assert time.perf_counter() - started < 1.0 and "image/png" not in data
+    # 60 multiplications: 123 boxes in a row, far wider than 20 inches at their natural
+    # size (over 10 000 pixels): dot scales the picture down to fit.
+    middle = draw(chain(60))
+    started = time.perf_counter()
+    data, _ = middle._repr_mimebundle_()
+    assert time.perf_counter() - started < 3.0
+    width, height = png_of(data).size
+    assert max(width, height) <= 20 * 72
