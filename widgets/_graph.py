@@ -126,10 +126,41 @@ def caller_names(frame: types.FrameType | None) -> Names:
     return {key: pairs[0] for key, pairs in found.items() if len(pairs) == 1}
 
 
-def merge_names(inferred: Names, explicit: Mapping[str, Tensor] | None) -> Names:
-    """``explicit`` (``{"w": w}``) wins over names found in the caller's namespace. A name
-    is text shown on one line (``widgets._markup.one_line``): ``"a\\nb"`` reads ``a\\nb``."""
+def model_names(model: Any) -> Names:
+    """The parameters of ``model`` (a ``minigrad.nn.Module``) by their dotted names, as
+    ``model.named_parameters()`` gives them: ``fc1.weight``, ``layers.0.bias``.
+
+    >>> import minigrad as mg
+    >>> net = mg.nn.Sequential(mg.nn.Linear(2, 3), mg.nn.Tanh(), mg.nn.Linear(3, 1))
+    >>> [name for name, _ in model_names(net).values()]
+    ['0.weight', '0.bias', '2.weight', '2.bias']
+    """
+    named_parameters = getattr(model, "named_parameters", None)
+    if not callable(named_parameters):
+        raise TypeError(
+            f"model must be a module with named_parameters() (a minigrad.nn.Module), "
+            f"got {type(model).__name__}"
+        )
+    found: Names = {}
+    for name, parameter in named_parameters():
+        if not isinstance(parameter, Tensor):
+            raise TypeError(
+                f"model.named_parameters() gave {type(parameter).__name__} for {name!r}, "
+                "not a Tensor"
+            )
+        found[id(parameter)] = (one_line(name), parameter)
+    return found
+
+
+def merge_names(
+    inferred: Names, explicit: Mapping[str, Tensor] | None, model: Any = None
+) -> Names:
+    """``explicit`` (``{"w": w}``) wins over the names of ``model``'s parameters (see
+    ``model_names``), which win over names found in the caller's namespace. A name is text
+    shown on one line (``widgets._markup.one_line``): ``"a\\nb"`` reads ``a\\nb``."""
     merged = dict(inferred)
+    if model is not None:
+        merged.update(model_names(model))
     for name, tensor in (explicit or {}).items():
         if not isinstance(name, str):
             raise TypeError(f"names must map a str to a Tensor, but got the key {name!r}")

@@ -258,6 +258,7 @@ def draw(
     rankdir: str = "LR",
     max_nodes: int = 200,
     derivatives: Sequence[Tensor] = (),
+    model: Any = None,
 ) -> graphviz.Digraph:
     """Draw the backward graph behind ``outputs``.
 
@@ -269,7 +270,9 @@ def draw(
       (the graph that computes ``x.grad``, drawn beside the original when ``show_grads``).
       ``derivatives`` names more tensors to treat that way (see ``build_graph``).
     - Boxes are named after the caller's variables when each tensor has exactly one name;
-      ``names={"w": w}`` overrides. Arrows follow the forward computation.
+      ``names={"w": w}`` overrides. ``model=net`` names the parameters of a
+      ``minigrad.nn.Module`` as ``net.named_parameters()`` does (``fc1.weight``), instead of
+      "leaf"; ``names`` still wins. Arrows follow the forward computation.
     - Above ``max_nodes`` graph nodes, the rest is replaced by a note saying how many.
     - ``outputs`` may also be values of an engine of your own, drawn the same way (see
       ``widgets.protocol``).
@@ -290,12 +293,14 @@ def draw(
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     if own_engine:  # see widgets.protocol
         protocol.check_nodes(outputs, "draw()")
-        if derivatives:
-            raise ValueError("derivatives= is for minigrad tensors, not an engine of your own")
+        if derivatives or model is not None:
+            raise ValueError(
+                "derivatives= and model= are for minigrad tensors, not an engine of your own"
+            )
         found = protocol.caller_names(sys._getframe(1), graph_nodes(outputs), names or {})
         graph = protocol.build_graph(outputs, found, max_nodes)
     else:
-        found = merge_names(caller_names(sys._getframe(1)), names)
+        found = merge_names(caller_names(sys._getframe(1)), names, model)
         graph = build_graph(outputs, found, derivatives, show_grads, max_nodes)
     drawing = new_digraph(rankdir)
     labels = {box.id: label_lines(box, show_values, show_grads) for box in graph.nodes.values()}

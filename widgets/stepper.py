@@ -150,7 +150,8 @@ class BackwardStepper(SteppedPicture):
 
     ``retain_graph=None`` means "as ``backward`` decides": keep the graph only when
     ``create_graph`` is set. ``names`` overrides the names taken from the caller's
-    variables, as in ``widgets.draw``. Stepping through ``x.grad.backward()``, pass the
+    variables, as in ``widgets.draw``; ``model=net`` names the parameters of a
+    ``minigrad.nn.Module`` as ``net.named_parameters()`` does (``fc1.weight``). Stepping through ``x.grad.backward()``, pass the
     forward result as ``originals=[y]`` so that only the nodes ``create_graph`` made are
     coloured as derivative nodes.
 
@@ -191,6 +192,7 @@ class BackwardStepper(SteppedPicture):
         yours: Mapping[str, Any] | None = None,
         rtol: float = 1e-05,
         atol: float = 1e-08,
+        model: Any = None,
     ) -> None:
         self.checks: dict[str, GradientCheck] = {}
         if not isinstance(output, Tensor):
@@ -200,9 +202,16 @@ class BackwardStepper(SteppedPicture):
                     "of an engine of your own: see widgets.protocol)"
                 )
             # An engine of one's own: its graph, and the steps its backward() reports.
-            if gradient is not None or retain_graph or create_graph or originals or yours:
+            if (
+                gradient is not None
+                or retain_graph
+                or create_graph
+                or originals
+                or yours
+                or model is not None
+            ):
                 raise ValueError(
-                    "gradient, retain_graph, create_graph, originals and yours are for "
+                    "gradient, retain_graph, create_graph, originals, yours and model are for "
                     "minigrad tensors: an engine of your own runs its backward() as it is "
                     "written"
                 )
@@ -220,7 +229,7 @@ class BackwardStepper(SteppedPicture):
             self._draw(rankdir)
             return
         self.output = output
-        self.names = _graph.merge_names(_graph.caller_names(sys._getframe(1)), names)
+        self.names = _graph.merge_names(_graph.caller_names(sys._getframe(1)), names, model)
         # The picture is taken before the pass: which nodes there are does not change.
         self.graph = _graph.build_graph(
             [output],
