@@ -152,9 +152,7 @@ def model_names(model: Any) -> Names:
     return found
 
 
-def merge_names(
-    inferred: Names, explicit: Mapping[str, Tensor] | None, model: Any = None
-) -> Names:
+def merge_names(inferred: Names, explicit: Mapping[str, Tensor] | None, model: Any = None) -> Names:
     """``explicit`` (``{"w": w}``) wins over the names of ``model``'s parameters (see
     ``model_names``), which win over names found in the caller's namespace. A name is text
     shown on one line (``widgets._markup.one_line``): ``"a\\nb"`` reads ``a\\nb``."""

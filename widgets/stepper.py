@@ -151,9 +151,9 @@ class BackwardStepper(SteppedPicture):
     ``retain_graph=None`` means "as ``backward`` decides": keep the graph only when
     ``create_graph`` is set. ``names`` overrides the names taken from the caller's
     variables, as in ``widgets.draw``; ``model=net`` names the parameters of a
-    ``minigrad.nn.Module`` as ``net.named_parameters()`` does (``fc1.weight``). Stepping through ``x.grad.backward()``, pass the
-    forward result as ``originals=[y]`` so that only the nodes ``create_graph`` made are
-    coloured as derivative nodes.
+    ``minigrad.nn.Module`` as ``net.named_parameters()`` does (``fc1.weight``). Stepping
+    through ``x.grad.backward()``, pass the forward result as ``originals=[y]`` so that only
+    the nodes ``create_graph`` made are coloured as derivative nodes.
 
     ``output`` may also be a value of an engine of your own (``widgets.protocol``): the
     stepper then calls its ``backward()`` and shows the steps that returns.
