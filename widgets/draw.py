@@ -16,7 +16,9 @@ is ("leaf", "output", "constant", "saved tensors freed", "x.grad").
 
 Text is 12-point: at the drawing's natural size 16px, and the browser shrinks a wide
 drawing to the page's width no further than 14px text (a lesson's), laying it out top to
-bottom instead when that fits better (``static/graphviz_view.js``). Viewers without
+bottom instead when that fits better (``static/graphviz_view.js``). A graph too large for
+that (or taller than a few screens) is shown whole, shrunk to the width, with zoom buttons
+(+, −, fit, 100%), ctrl + wheel and drag-to-pan. Viewers without
 widgets get a PNG (when ``dot`` is on PATH) and the drawing in words (``widgets._fallback``).
 """
 
@@ -65,6 +67,7 @@ GREY = "#999999"
 BLACK = "#000000"
 
 FONT_POINTS = 12  # every text in a drawing
+STRAIGHT_ABOVE = 100  # boxes; a larger graph keeps its graph nodes in line (see add_boxes)
 
 INSTALL_GRAPHVIZ = (
     "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
@@ -217,9 +220,14 @@ def add_boxes(
     """Every box and arrow of ``graph`` into ``drawing``, with the static looks.
 
     ``classes`` maps an element id (``mg-n3``) to classes for its SVG group: DOT's ``class``
-    attribute, which Graphviz copies into the SVG (the stepper's frames style them)."""
+    attribute, which Graphviz copies into the SVG (the stepper's frames style them).
+
+    A graph of more than ``STRAIGHT_ABOVE`` boxes has its graph nodes in one Graphviz
+    ``group``, which keeps the arrows between them straight: a long chain is then one line
+    (else Graphviz draws it as a staircase, thousands of pixels high as well as wide)."""
     edge_labels = edge_labels or {}
     classes = classes or {}
+    straight = {"group": "ops"} if len(graph.nodes) > STRAIGHT_ABOVE else {}
 
     def class_of(element_id: str) -> dict[str, str]:
         return {"class": " ".join(classes[element_id])} if classes.get(element_id) else {}
@@ -237,6 +245,7 @@ def add_boxes(
             fontcolor=look.font,
             penwidth=str(look.penwidth),
             **class_of(f"mg-{box.id}"),
+            **(straight if box.kind == OP else {}),
         )
     for edge in graph.edges:
         label = {"label": dot_label([edge_labels[edge.id]])} if edge.id in edge_labels else {}

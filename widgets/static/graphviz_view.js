@@ -88,7 +88,8 @@ function addBackwardHeads(svg) {
 
 // Text no smaller than a lesson's (JupyterLab's markdown is 14px): Python writes the DOT with
 // 12-point text, 16px when the picture is drawn at its natural size (Graphviz's units are
-// points), so it may shrink to 7/8 of that and no further.
+// points), so it may shrink to 7/8 of that and no further, unless it is too large to read
+// in the width at all (then it is zoomable, see zoomable).
 const SMALLEST_SCALE = 14 / 16;
 const PX_PER_PT = 4 / 3;
 
@@ -101,23 +102,171 @@ function topToBottom(dot) {
     return dot.replace(/^(\s*graph \[[^\n]*?)rankdir=(LR|RL)/m, "$1rankdir=TB");
 }
 
+// A picture too large to read in the width there is is shown whole, shrunk to fit the width
+// and at most this tall, with zoom buttons (and ctrl + wheel, a trackpad's pinch) and
+// drag-to-pan: an overview first, then the part one wants, as large as one wants.
+const FITTED_HEIGHT = 640;
+// A picture taller than this at the scale that fits the width is zoomable too: a page
+// several screens long of one graph is as hard to read as one too wide.
+const TALLEST = 2400;
+const ZOOM_STEP = 1.25;
+const LARGEST_SCALE = 4;
+
 // The picture for the width there is: as Python laid it out when it fits (or fits once
-// shrunk a little), else laid out top to bottom if that fits better; shrunk to the width,
-// keeping its aspect, but never below SMALLEST_SCALE (the page then scrolls sideways).
+// shrunk a little), else laid out top to bottom if that fits better. When neither fits at
+// SMALLEST_SCALE (or the one that fits is taller than TALLEST), the one that shrinks least
+// into the width and FITTED_HEIGHT is shown zoomable (see zoomable).
 function fit(el, pictures, available) {
     const fits = (svg) => Math.min(1, available / naturalWidth(svg));
     let chosen = pictures.wide;
     if (fits(chosen) < SMALLEST_SCALE && pictures.tall() !== chosen) {
         if (fits(pictures.tall()) > fits(chosen)) chosen = pictures.tall();
     }
-    const scale = Math.max(SMALLEST_SCALE, fits(chosen));
-    chosen.style.width = `${naturalWidth(chosen) * scale}px`;
-    chosen.style.height = "auto";
-    chosen.style.maxWidth = "none";
-    if (el.firstChild !== chosen) el.replaceChildren(chosen);
-    el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
-    el.dataset.scale = scale.toFixed(3);
     el.dataset.room = String(Math.round(available));
+    if (fits(chosen) >= SMALLEST_SCALE && naturalHeight(chosen) * fits(chosen) <= TALLEST) {
+        const scale = fits(chosen);
+        setScale(chosen, scale);
+        if (el.firstChild !== chosen || el.childNodes.length !== 1) el.replaceChildren(chosen);
+        el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
+        el.dataset.scale = scale.toFixed(3);
+        delete el.dataset.zoomable;
+        return;
+    }
+    const overview = (svg) => Math.min(fits(svg), FITTED_HEIGHT / naturalHeight(svg));
+    chosen = pictures.wide;
+    if (pictures.tall() !== chosen && overview(pictures.tall()) > overview(chosen)) {
+        chosen = pictures.tall();
+    }
+    el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
+    zoomable(el, chosen, overview(chosen), available);
+}
+
+function naturalHeight(svg) {
+    return parseFloat(svg.getAttribute("height")) * PX_PER_PT;
+}
+
+function setScale(svg, scale) {
+    svg.style.width = `${naturalWidth(svg) * scale}px`;
+    svg.style.height = `${naturalHeight(svg) * scale}px`;
+    svg.style.maxWidth = "none";
+}
+
+function centred(svg) {
+    svg.style.display = "block";
+    svg.style.margin = "0 auto";
+}
+
+// The zoomable view: a bar of buttons over a window onto the picture, which scrolls and
+// can be dragged. It starts with the whole picture in view ("fit"); "100%" is the natural
+// size, at which the text is as large as a lesson's.
+function zoomable(el, svg, fitted, available) {
+    let view = el.__minigradZoom;
+    if (!view || view.svg !== svg) {
+        view = el.__minigradZoom = zoomView(el, svg);
+        view.scale = null; // not zoomed yet: follow the fitted scale
+    }
+    view.fitted = fitted;
+    view.window.style.width = `${Math.round(available)}px`;
+    view.window.style.height = `${Math.max(120, Math.ceil(naturalHeight(svg) * fitted))}px`;
+    view.zoomTo(view.scale ?? fitted);
+    if (el.firstChild !== view.bar) el.replaceChildren(view.bar, view.window);
+}
+
+function zoomView(el, svg) {
+    const bar = document.createElement("div");
+    bar.className = "minigrad-zoom-bar";
+    bar.style.cssText =
+        "display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 2px 0 4px; " +
+        "font-family: sans-serif; font-size: 14px; color: #333333";
+    const button = (label, name, title) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = label;
+        b.title = title;
+        b.className = `minigrad-zoom-${name}`;
+        b.style.cssText = "min-width: 2.4em; font-size: 14px; cursor: pointer";
+        bar.append(b);
+        return b;
+    };
+    const zoomOut = button("−", "out", "Zoom out");
+    const zoomIn = button("+", "in", "Zoom in");
+    const whole = button("fit", "fit", "The whole graph in view");
+    const actual = button("100%", "actual", "Natural size: text as large as a lesson's");
+    const readout = document.createElement("span");
+    readout.className = "minigrad-zoom-readout";
+    const hint = document.createElement("span");
+    hint.textContent = "A large graph: zoom in, then drag the picture to move around.";
+    bar.append(readout, hint);
+
+    const window_ = document.createElement("div");
+    window_.className = "minigrad-zoom-window";
+    window_.style.cssText =
+        "overflow: auto; border: 1px solid #cccccc; cursor: grab; touch-action: none; " +
+        "user-select: none; " +
+        "box-sizing: border-box";
+    centred(svg);
+    window_.append(svg);
+
+    const view = { svg, bar, window: window_, scale: null, fitted: 1 };
+    // Zoom about a point of the window (its centre by default), keeping it where it is.
+    view.zoomTo = (scale, at) => {
+        const before = view.current ?? scale;
+        scale = Math.min(LARGEST_SCALE, Math.max(view.fitted, scale));
+        const [px, py] = at ?? [window_.clientWidth / 2, window_.clientHeight / 2];
+        const [cx, cy] = [(window_.scrollLeft + px) / before, (window_.scrollTop + py) / before];
+        setScale(svg, scale);
+        view.current = scale;
+        window_.scrollLeft = cx * scale - px;
+        window_.scrollTop = cy * scale - py;
+        el.dataset.scale = scale.toFixed(3);
+        el.dataset.zoomable = "true";
+        readout.textContent = `${Math.round(scale * 100)}%`;
+        zoomOut.disabled = scale <= view.fitted + 1e-9;
+        whole.disabled = zoomOut.disabled;
+        zoomIn.disabled = scale >= LARGEST_SCALE - 1e-9;
+    };
+    const zoom = (scale, at) => {
+        view.scale = Math.min(LARGEST_SCALE, Math.max(view.fitted, scale));
+        view.zoomTo(view.scale, at);
+    };
+    zoomIn.addEventListener("click", () => zoom(view.current * ZOOM_STEP));
+    zoomOut.addEventListener("click", () => zoom(view.current / ZOOM_STEP));
+    whole.addEventListener("click", () => zoom(view.fitted));
+    actual.addEventListener("click", () => zoom(1));
+    // ctrl + wheel (and a trackpad's pinch, which browsers report so) zooms; a plain
+    // wheel scrolls the page, as everywhere else in a notebook.
+    window_.addEventListener(
+        "wheel",
+        (event) => {
+            if (!event.ctrlKey) return;
+            event.preventDefault();
+            const box = window_.getBoundingClientRect();
+            const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+            zoom(view.current * factor, [event.clientX - box.left, event.clientY - box.top]);
+        },
+        { passive: false },
+    );
+    // Drag to pan.
+    let drag = null;
+    window_.addEventListener("pointerdown", (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault(); // a drag moves the picture, it does not select its text
+        drag = { x: event.clientX, y: event.clientY, left: window_.scrollLeft, top: window_.scrollTop };
+        window_.setPointerCapture(event.pointerId);
+        window_.style.cursor = "grabbing";
+    });
+    window_.addEventListener("pointermove", (event) => {
+        if (!drag) return;
+        window_.scrollLeft = drag.left - (event.clientX - drag.x);
+        window_.scrollTop = drag.top - (event.clientY - drag.y);
+    });
+    const stop = () => {
+        drag = null;
+        window_.style.cursor = "grab";
+    };
+    window_.addEventListener("pointerup", stop);
+    window_.addEventListener("pointercancel", stop);
+    return view;
 }
 
 async function draw(model, el) {
@@ -142,6 +291,7 @@ async function draw(model, el) {
     el.style.overflowX = "auto";
     el.style.maxWidth = "100%";
     const refit = () => fit(el, pictures, el.clientWidth || el.parentElement?.clientWidth || 800);
+    el.__minigradZoom = null; // a new drawing starts with its whole picture in view
     refit();
     el.__minigradResize?.disconnect();
     el.__minigradResize = new ResizeObserver(() => refit());
