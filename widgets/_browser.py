@@ -75,13 +75,15 @@ def shared_engine() -> GraphvizEngine:
 class GraphvizView(anywidget.AnyWidget):
     """A picture of ``dot``, laid out and drawn by Graphviz in the browser.
 
-    ``text_copies`` is for the stepper (see ``widgets._svg.text_copies``): the extra
-    ``<text>`` elements its frames show and hide.
+    ``text_copies`` and ``position`` are for the stepper (see ``widgets._svg``): the extra
+    ``<text>`` elements its frames show and hide, and how many steps are shown (the front
+    end marks the classes of the steps reached, which one stylesheet styles).
     """
 
     _esm = (STATIC / "graphviz_view.js").read_text(encoding="utf-8")
     dot = traitlets.Unicode().tag(sync=True)
     text_copies = traitlets.Dict().tag(sync=True)
+    position = traitlets.Int(0).tag(sync=True)
     engine = traitlets.Instance(GraphvizEngine).tag(sync=True, **ipywidgets.widget_serialization)
 
     def __init__(self, dot: str, text_copies: dict | None = None, **kwargs: object) -> None:

@@ -92,6 +92,7 @@ class SteppedPicture(ipywidgets.VBox):
         self._slider.value = value
         self._stack.selected_index = value
         self._play.value = value
+        self._picture.position = value
 
     @property
     def html(self) -> str:
@@ -155,6 +156,7 @@ class SteppedPicture(ipywidgets.VBox):
         self._links = [
             ipywidgets.jslink((self._play, "value"), (self._slider, "value")),
             ipywidgets.jslink((self._slider, "value"), (self._stack, "selected_index")),
+            ipywidgets.jslink((self._slider, "value"), (self._picture, "position")),
             ipywidgets.jslink((self._speed, "value"), (self._play, "interval")),
         ]
         # Reset, back, step and run move the slider in the browser: no kernel needed, and

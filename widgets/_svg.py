@@ -26,6 +26,7 @@ differs from what it was given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from ._markup import one_line
@@ -62,3 +63,37 @@ def text_copies(texts: Mapping[str, Sequence[Timeline]]) -> dict[str, list[list[
                 line.append([" ".join(names), i > 0, one_line(words)])
             copies[element_id].append(line)
     return copies
+
+
+# A class the front end marks for the position shown (``static/graphviz_view.js``,
+# ``showPosition``): ``mg-ran-reached`` stands for every ``mg-ran-k`` with k <= position.
+_MARKED = re.compile(r"\.(mg-[a-z-]+)-(reached|now|past)(?![\w-])")
+_RULE = re.compile(r"([^{}]+?)\s*\{([^}]*)\}")
+
+
+def style_at(style: str, position: int, first: int = 1) -> str:
+    """A stepper's stylesheet as it acts at ``position``, each marked class written out as
+    the step classes it stands for (``first`` is the first step's number): what the front
+    end's marking amounts to, for tests and for reading. A rule whose marked class stands
+    for no step is left out: it styles nothing.
+
+    >>> style_at(".s .mg-ran-past > ellipse { stroke: green }", 3)
+    '.s :is(.mg-ran-1, .mg-ran-2) > ellipse { stroke: green }'
+    >>> style_at(".s .mg-ran-past > ellipse { stroke: green }", 1)
+    ''
+    """
+    steps = {
+        "reached": range(first, position + 1),
+        "now": range(position, position + 1) if position >= first else range(0),
+        "past": range(first, position),
+    }
+    rules = []
+    for selector, body in _RULE.findall(style):
+        marked = _MARKED.findall(selector)
+        if any(not steps[when] for _, when in marked):
+            continue
+        written = _MARKED.sub(
+            lambda m: ":is(" + ", ".join(f".{m[1]}-{k}" for k in steps[m[2]]) + ")", selector
+        )
+        rules.append(f"{written.strip()} {{ {body.strip()} }}")
+    return "\n".join(rules)

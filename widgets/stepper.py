@@ -131,6 +131,7 @@ SENT = "mg-sent-{}"  # an arrow step k sends a gradient along
 ARRIVES = "mg-arrives-{}"  # an arrow a gradient arriving at step k came by
 AGREES = "mg-agrees-{}"  # a box whose gradient you wrote, found to agree at step k
 DIFFERS_AT = "mg-differs-{}"  # a box whose gradient you wrote, found to differ at step k
+FREED_AT_END = "mg-freed"  # a node whose saved tensors the pass frees (once it has run)
 SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
 
 # How to step, and which way the arrows point (the picture's legend).
@@ -285,6 +286,7 @@ class BackwardStepper(SteppedPicture):
         self.dot = frames.drawing(rankdir).source
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
+        self.picture_style = frames.style()
         # For viewers without widgets: the graph after the pass, and the pass in words.
         self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
         self._build_controls()
@@ -313,7 +315,8 @@ class BackwardStepper(SteppedPicture):
 
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:  # type: ignore[override]
-        super()._build_controls(join([KERNEL_NOTE, _yours_legend(self.checks)]))
+        picture_style = stylesheet(self.picture_style)
+        super()._build_controls(join([picture_style, KERNEL_NOTE, _yours_legend(self.checks)]))
 
 
 class _Frames:
@@ -399,6 +402,9 @@ class _Frames:
                 target = self.output_box.id if sender is None else graph.id_of[sender]
                 for edge in self.arrows_between.get((head, target), []):
                     self.classes[f"mg-{edge}"].append(ARRIVES.format(position))
+        for node in stepper._freed_at_end:
+            if node in graph.id_of:
+                self.classes[f"mg-{graph.id_of[node]}"].append(FREED_AT_END)
         # Boxes showing a tensor the pass changes in place (x.grad, when it is drawn as a box
         # and x's AccumulateGrad adds into it): their value as of each step, from the
         # engine's records, else every frame would show the value after the pass.
@@ -491,71 +497,48 @@ class _Frames:
         return grad
 
     # -- the looks -----------------------------------------------------------------------
-    def styles(self) -> list[str]:
-        """Each frame's stylesheet for the picture: the steps before it are done (green),
-        its own step is lit up (red), and the texts written so far are shown. Frame 0 has
-        none: the picture shows the state before the first step."""
+    def style(self) -> str:
+        """The picture's one stylesheet, for every frame. The front end marks the picture's
+        step classes for the position shown (``static/graphviz_view.js``, ``showPosition``):
+        ``mg-ran-3`` gets ``mg-ran-reached`` once 3 steps are shown, ``mg-ran-now`` at step 3
+        and ``mg-ran-past`` after it. So the steps before the one shown are done (green), its
+        own step is lit up (red), and the texts written so far are shown; before the first
+        step no class is marked and the picture shows the state before the pass. The size
+        of this does not grow with the graph (each frame restyling every earlier step's
+        classes would make the frames grow with the square of the graph's size)."""
         scope = f".{self.stepper.scope}"
         green, red = BLUISH_GREEN, VERMILLION
-        freed = {self.graph.id_of[node] for node in self.stepper._freed_at_end}
-        # The classes of the steps so far, each list one longer in each frame.
-        carrying: list[str] = []  # arrows with a gradient on them
-        done: list[str] = []  # nodes that have run, before this step
-        done_freed: list[str] = []  # those of them whose saved tensors are freed
-        written: list[str] = []  # texts written so far
-        replaced: list[str] = []  # texts replaced by a later one
-        agreeing: list[str] = []  # boxes whose gradient you wrote, compared so far
-        differing: list[str] = []
-        styles = [""]
-        for step in self.steps:
-            k = step.index + 1
-            carrying.append(f".{CARRIES.format(k)}")
-            written.append(f".{SHOWN_FROM.format(k)}")
-            replaced.append(f".{SHOWN_UNTIL.format(k)}")
-            now = f":is(.{RAN.format(k)}, .{LEAF_UPDATED.format(k)})"
-            sent, arrives = f".{SENT.format(k)}", f".{ARRIVES.format(k)}"
-            # An arrow with a gradient on it is drawn as the gradient goes: dashed, with its
-            # arrowhead at the input end (the forward one hidden).
-            on = f":is({', '.join(carrying)})"
-            rules = [
-                (f"{on} > path", f"stroke: {green}; stroke-width: 1.6px; stroke-dasharray: 6,3"),
-                (f"{on} > polygon:not(.mg-back-head)", "display: none"),
-                (
-                    f"{on} > polygon.mg-back-head",
-                    f"display: inline; fill: {green}; stroke: {green}",
-                ),
-            ]
-            if done:
-                rules.append(
-                    (f":is({', '.join(done)}) > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px")
-                )
-            if done_freed:
-                rules.append((f":is({', '.join(done_freed)}) > {SHAPES}", "stroke-dasharray: 5,2"))
-            check = self.check_at.get(step.node)
-            if check is not None:
-                compared = agreeing if check.agrees else differing
-                compared.append(f".{(AGREES if check.agrees else DIFFERS_AT).format(k)}")
-            for boxes, fill in ((agreeing, AGREE_FILL), (differing, DIFFER_FILL)):
-                if boxes:
-                    rules.append((f":is({', '.join(boxes)}) > {SHAPES}", f"fill: {fill}"))
-            # This step's node and the leaf it updates; then the arrows it sends gradients
-            # along, and those its gradients came by. The selectors weigh the same as the
-            # green ones, so these, written later, win.
-            this_step = f":is({sent}, {arrives})"
-            rules += [
-                (f"{now} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
-                (f"{this_step} > path", f"stroke: {red}; stroke-width: 3px"),
-                (f"{this_step} > polygon.mg-back-head", f"fill: {red}; stroke: {red}"),
-                (f"{this_step} > text", f"fill: {red}"),
-                (f"text:is({', '.join(written)})", "display: inline"),
-                (f"text:is({', '.join(replaced)})", "display: none"),
-            ]
-            styles.append("\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules))
-            head = self.graph.id_of[step.node]
-            done.append(f".{RAN.format(k)}")
-            if head in freed:
-                done_freed.append(f".{RAN.format(k)}")
-        return styles
+
+        def reached(pattern: str, when: str = "reached") -> str:
+            return "." + pattern.format(when)
+
+        # An arrow with a gradient on it is drawn as the gradient goes: dashed, with its
+        # arrowhead at the input end (the forward one hidden).
+        on = reached(CARRIES)
+        done = reached(RAN, "past")
+        rules = [
+            (f"{on} > path", f"stroke: {green}; stroke-width: 1.6px; stroke-dasharray: 6,3"),
+            (f"{on} > polygon:not(.mg-back-head)", "display: none"),
+            (f"{on} > polygon.mg-back-head", f"display: inline; fill: {green}; stroke: {green}"),
+            (f"{done} > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px"),
+            (f".{FREED_AT_END}{done} > {SHAPES}", "stroke-dasharray: 5,2"),
+            (f"{reached(AGREES)} > {SHAPES}", f"fill: {AGREE_FILL}"),
+            (f"{reached(DIFFERS_AT)} > {SHAPES}", f"fill: {DIFFER_FILL}"),
+        ]
+        # This step's node and the leaf it updates; then the arrows it sends gradients
+        # along, and those its gradients came by. The selectors weigh the same as the
+        # green ones, so these, written later, win.
+        now = f":is({reached(RAN, 'now')}, {reached(LEAF_UPDATED, 'now')})"
+        this_step = f":is({reached(SENT, 'now')}, {reached(ARRIVES, 'now')})"
+        rules += [
+            (f"{now} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
+            (f"{this_step} > path", f"stroke: {red}; stroke-width: 3px"),
+            (f"{this_step} > polygon.mg-back-head", f"fill: {red}; stroke: {red}"),
+            (f"{this_step} > text", f"fill: {red}"),
+            (f"text{reached(SHOWN_FROM)}", "display: inline"),
+            (f"text{reached(SHOWN_UNTIL)}", "display: none"),
+        ]
+        return "\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules)
 
     # -- the panel -------------------------------------------------------------------------
     def panel(self, position: int) -> Markup:
@@ -870,16 +853,10 @@ class _Frames:
         return "\n".join(lines)
 
     def frames(self) -> list[Markup]:
-        """Each frame: its stylesheet for the picture, and its panel."""
+        """Each frame: its panel (the picture's one stylesheet is ``style``)."""
         return [
-            html(
-                '<div class="{}" data-position="{}">{}{}</div>',
-                FRAME_CLASS,
-                k,
-                stylesheet(style),
-                self.panel(k),
-            )
-            for k, style in enumerate(self.styles())
+            html('<div class="{}" data-position="{}">{}</div>', FRAME_CLASS, k, self.panel(k))
+            for k in range(self.stepper.num_steps + 1)
         ]
 
 

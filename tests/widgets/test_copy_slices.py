@@ -23,7 +23,7 @@ def embedding_gradient():
 
 def panel_text(stepper, position: int) -> str:
     """A frame's panel as plain text (tags removed)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", stepper.frames[position].split("</style>", 1)[1]))
+    return html.unescape(re.sub(r"<[^>]+>", "", stepper.frames[position].split("</style>", 1)[-1]))
 
 
 def test_stepping_through_copy_slices_ends_where_backward_does():

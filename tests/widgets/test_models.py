@@ -3,14 +3,17 @@ training step of a small MLP on a batch that the stepper steps through to the en
 
 from __future__ import annotations
 
+import json
 import re
 
+import ipywidgets
 import pytest
 
 import minigrad as mg
 import minigrad.nn as nn
 import widgets
 from widgets import BackwardStepper
+from widgets._browser import GraphvizEngine
 
 
 class MLP(nn.Module):
@@ -83,3 +86,36 @@ def test_a_full_step_of_a_2_16_16_1_mlp_on_a_batch_can_be_stepped_to_the_end():
         assert (p.grad.numpy() == grads[name]).all(), name
     # The panels speak of the parameters by their names.
     assert sum("<code>fc1.weight.grad += gradient</code>" in frame for frame in stepper.frames) == 1
+
+
+def chain(steps: int) -> mg.Tensor:
+    x = mg.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(steps):
+        y = y * 1.001
+    return y
+
+
+def stored_bytes(stepper: BackwardStepper) -> int:
+    """What a notebook stores for the stepper: the JSON state of every widget in it (the
+    shared Graphviz engine left out: the same 620 KB for every drawing of the kernel)."""
+    seen: dict[str, ipywidgets.Widget] = {}
+    todo: list[ipywidgets.Widget] = [stepper]
+    while todo:
+        widget = todo.pop()
+        if widget.model_id in seen or isinstance(widget, GraphvizEngine):
+            continue
+        seen[widget.model_id] = widget
+        for key in widget.keys:  # the synced traits, children and layouts among them
+            value = getattr(widget, key)
+            values = value if isinstance(value, (list, tuple)) else [value]
+            todo += [v for v in values if isinstance(v, ipywidgets.Widget)]
+    states = [widget.get_state() for widget in seen.values()]
+    return len(json.dumps(states, default=lambda w: f"IPY_MODEL_{w.model_id}"))
+
+
+def test_the_stored_size_of_a_stepper_grows_linearly_with_its_graph():
+    sizes = {n: stored_bytes(BackwardStepper(chain(n // 2), max_nodes=10_000)) for n in (200, 400)}
+    # Twice the graph: twice the frames, pictures and texts; never four times.
+    assert sizes[400] / sizes[200] < 2.3, sizes
+    assert sizes[400] > 1.5 * sizes[200], sizes  # the measure does see the graph

@@ -20,7 +20,7 @@ import minigrad as mg
 from minigrad.function import AccumulateGrad, short_name
 from widgets import BackwardStepper
 from widgets._graph import full_value, short_value
-from widgets._svg import text_copies
+from widgets._svg import style_at, text_copies
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True"),
@@ -74,24 +74,32 @@ def shown_lines(group: ET.Element, position: int) -> list[str]:
     return shown
 
 
-def rules(frame: str) -> list[tuple[str, str]]:
-    """The (selector, declarations) of a frame's stylesheet, its scope taken off."""
-    style = re.search(r"<style>(.*?)</style>", frame, re.S)[1]
+def rules(stepper, position: int) -> list[tuple[str, str]]:
+    """The (selector, declarations) of the stepper's stylesheet as it acts at ``position``
+    (its classes for the steps reached written out: ``widgets._svg.style_at``), its scope
+    taken off."""
+    style = style_at(stepper.picture_style, position)
     return [
         (selector.split(" ", 1)[1], declarations.strip())
         for selector, declarations in re.findall(r"([^{}]+?)\s*\{([^}]*)\}", style)
     ]
 
 
+def rules_of(stepper) -> list[tuple[str, str]]:
+    """The (selector, declarations) of the stepper's one stylesheet, as written."""
+    return re.findall(r"([^{}]+?)\s*\{([^}]*)\}", stepper.picture_style)
+
+
 def classes_in(selector: str) -> set[str]:
     return set(re.findall(r"\.(mg-[\w-]+)", selector))
 
 
-def step_classes(frame: str, declarations_contain: str, name: str) -> set[str]:
-    """The classes ``name-k`` named by the rules whose declarations contain a text."""
+def step_classes(stepper, position: int, declarations_contain: str, name: str) -> set[str]:
+    """The classes ``name-k`` named by the rules at ``position`` whose declarations contain
+    a text."""
     return {
         c
-        for selector, declarations in rules(frame)
+        for selector, declarations in rules(stepper, position)
         if declarations_contain in declarations
         for c in classes_in(selector)
         if c.startswith(name + "-")
@@ -235,14 +243,14 @@ def test_every_frame_lights_up_the_node_of_its_step():
     y, _ = reused_leaf()
     stepper = BackwardStepper(y)
     boxes = picture_boxes(stepper)
-    assert rules(stepper.frames[0]) == []  # frame 0 is the picture as drawn
+    assert rules(stepper, 0) == []  # frame 0 is the picture as drawn
     for step, frame in zip(stepper.steps, stepper.frames[1:]):
         k, node_id = step.index + 1, stepper.graph.id_of[step.node]
         # The one box of step k's node, and nothing else, is lit in red in frame k.
         assert [i for i, g in boxes.items() if step_of(g, "mg-ran") == k] == [f"mg-{node_id}"]
-        assert step_classes(frame, "stroke-width: 4px", "mg-ran") == {f"mg-ran-{k}"}
+        assert step_classes(stepper, k, "stroke-width: 4px", "mg-ran") == {f"mg-ran-{k}"}
         # The boxes of steps 1..k-1 are done (green): exactly those.
-        done = step_classes(frame, "stroke-width: 2.5px", "mg-ran")
+        done = step_classes(stepper, k, "stroke-width: 2.5px", "mg-ran")
         assert done == {f"mg-ran-{j}" for j in range(1, k)}
         assert f'data-node="{node_id}"' in frame
         assert 'class="minigrad-step-panel"' in frame
@@ -273,11 +281,11 @@ def test_arrows_carry_the_gradients_from_the_step_that_sends_them():
         for k in range(stepper.num_steps + 1):
             assert shown_lines(arrow, k) == ([text] if k >= sent_at else [""])
         # Red in the frame of its step, green in every later frame.
-        for k, frame in enumerate(stepper.frames):
+        for k in range(len(stepper.frames)):
             assert (
-                f"mg-sent-{sent_at}" in step_classes(frame, "stroke-width: 3px", "mg-sent")
+                f"mg-sent-{sent_at}" in step_classes(stepper, k, "stroke-width: 3px", "mg-sent")
             ) == (k == sent_at)
-            green = step_classes(frame, "stroke-width: 1.6px", "mg-carries")
+            green = step_classes(stepper, k, "stroke-width: 1.6px", "mg-carries")
             assert (f"mg-carries-{sent_at}" in green) == (k >= sent_at)
 
 
@@ -337,8 +345,14 @@ def test_frames_are_identical_across_runs():
         stepper = BackwardStepper(x * x + x, names={"x": x})
         # Each stepper's stylesheets name its own picture, by a number of its own.
         assert stepper.scope in stepper._picture._dom_classes
-        assert all(stepper.scope in frame for frame in stepper.frames[1:])
-        everything = [stepper.dot, json.dumps(stepper.text_copies), *stepper.frames]
+        selectors = [selector.strip() for selector, _ in rules_of(stepper)]
+        assert selectors and all(s.startswith(f".{stepper.scope} ") for s in selectors)
+        everything = [
+            stepper.dot,
+            json.dumps(stepper.text_copies),
+            stepper.picture_style,
+            *stepper.frames,
+        ]
         return [part.replace(stepper.scope, "SCOPE") for part in everything], stepper.scope
 
     (first, scope1), (second, scope2) = frames(), frames()
@@ -421,7 +435,7 @@ def test_panel_names_the_value_of_a_constant_input():
 # -- the local derivative in numbers -----------------------------------------------------
 def panel_text(stepper, position: int) -> str:
     """A frame's panel as plain text (tags removed)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", stepper.frames[position].split("</style>", 1)[1]))
+    return html.unescape(re.sub(r"<[^>]+>", "", stepper.frames[position].split("</style>", 1)[-1]))
 
 
 def node_step(stepper, name: str) -> int:
@@ -554,7 +568,7 @@ def test_arrows_with_a_gradient_show_the_backward_arrowhead_and_hide_the_forward
     y, _ = reused_leaf()
     stepper = BackwardStepper(y)
     for k in range(1, stepper.num_steps + 1):
-        frame_rules = rules(stepper.frames[k])
+        frame_rules = rules(stepper, k)
         back = [s for s, d in frame_rules if "polygon.mg-back-head" in s and "display: inline" in d]
         hidden = [s for s, d in frame_rules if "polygon:not(.mg-back-head)" in s]
         assert len(back) == len(hidden) == 1
@@ -564,4 +578,4 @@ def test_arrows_with_a_gradient_show_the_backward_arrowhead_and_hide_the_forward
         # This step's arrows: red, the backward arrowhead too.
         red = [s for s, d in frame_rules if "mg-back-head" in s and "#D55E00" in d]
         assert classes_in(red[0]) - {"mg-back-head"} == {f"mg-sent-{k}", f"mg-arrives-{k}"}
-    assert "<style></style>" in stepper.frames[0]  # before the first step: forward arrows only
+    assert rules(stepper, 0) == []  # before the first step: forward arrows only

@@ -17,6 +17,7 @@ import minigrad as mg
 from minigrad.function import AccumulateGrad
 from widgets import BackwardStepper
 from widgets._graph import full_value
+from widgets._svg import style_at
 from widgets.stepper import AGREE_FILL, DIFFER_FILL, YOURS_LEGEND_CLASS
 
 B, HIDDEN, CLASSES = 4, 3, 3
@@ -113,9 +114,10 @@ def marked_box(stepper, check) -> str:
     return stepper.graph.id_of[node]
 
 
-def fill_rules(frame: str, fill: str) -> set[str]:
-    """The classes a frame's stylesheet fills with ``fill``."""
-    style = re.search(r"<style>(.*?)</style>", frame, re.S)[1]
+def fill_rules(stepper, position: int, fill: str) -> set[str]:
+    """The classes the stepper's stylesheet fills with ``fill`` at ``position`` (its classes
+    for the steps reached written out: ``widgets._svg.style_at``)."""
+    style = style_at(stepper.picture_style, position)
     return {
         c
         for selector, body in re.findall(r"([^{}]+?)\s*\{([^}]*)\}", style)
@@ -190,9 +192,9 @@ def test_a_wrong_gradient_is_flagged_at_exactly_its_node(wrong):
     assert shown_lines(stepper, f"mg-{box}", check.position - 1)[-1] == "yours —"
     assert shown_lines(stepper, f"mg-{box}", check.position)[-1] == "yours ✘ differs"
     assert shown_lines(stepper, f"mg-{box}", stepper.num_steps)[-1] == "yours ✘ differs"
-    before, at = stepper.frames[check.position - 1], stepper.frames[check.position]
-    assert f"mg-differs-{check.position}" not in fill_rules(before, DIFFER_FILL)
-    assert f"mg-differs-{check.position}" in fill_rules(at, DIFFER_FILL)
+    before, at = check.position - 1, check.position
+    assert f"mg-differs-{check.position}" not in fill_rules(stepper, before, DIFFER_FILL)
+    assert f"mg-differs-{check.position}" in fill_rules(stepper, at, DIFFER_FILL)
     # The panel of that step, and only that one, shows the two side by side and says ✘.
     stepper.position = check.position
     # The key is shown as typed; in the HTML its quotes are escaped like any other text.
@@ -214,9 +216,9 @@ def test_agreeing_boxes_are_filled_green_from_their_step_on():
         mark = f"mg-agrees-{check.position}"
         box = f"mg-{marked_box(stepper, check)}"
         assert mark in box_classes(stepper)[box]
-        assert mark not in fill_rules(stepper.frames[check.position - 1], AGREE_FILL)
+        assert mark not in fill_rules(stepper, check.position - 1, AGREE_FILL)
         assert all(
-            mark in fill_rules(stepper.frames[k], AGREE_FILL)
+            mark in fill_rules(stepper, k, AGREE_FILL)
             for k in range(check.position, stepper.num_steps + 1)
         )
         symbol = {"exact": "✔ same", "close": "≈ close"}[check.verdict]
@@ -363,5 +365,5 @@ def test_an_engine_of_ones_own_takes_no_yours():
             self.grad = 1.0
             return [(self, 1.0, ())]
 
-    with pytest.raises(ValueError, match="yours are for minigrad tensors"):
+    with pytest.raises(ValueError, match="yours and model are for minigrad tensors"):
         BackwardStepper(Leaf(), yours={"x": 1.0})

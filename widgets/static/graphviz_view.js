@@ -8,6 +8,8 @@
 //   engine       "IPY_MODEL_<id>" of the GraphvizEngine that holds Graphviz
 //   text_copies  for the stepper: element id -> for each line of its label, the copies of
 //                that <text> to add, [classes, hidden, words] each (see widgets/_svg.py)
+//   position     for the stepper: how many steps are shown (jslinked to its slider; see
+//                showPosition)
 
 // One Graphviz per page, however many drawings: keyed by the engine's version.
 const ENGINES = (globalThis.__minigradGraphviz ??= new Map());
@@ -58,6 +60,31 @@ function addTextCopies(svg, textCopies) {
                 }
             });
         });
+    }
+}
+
+// The stepper's position: a class of the picture ending in a step number k ("mg-ran-3", the
+// node step 3 runs) gets "-reached" in its place once k <= position ("mg-ran-reached"),
+// "-now" when k is the position and "-past" when k is before it. The stepper's one
+// stylesheet styles those; so each step costs the notebook no stylesheet of its own.
+const STEP_CLASS = /^(mg-[a-z-]+)-(\d+)$/;
+const REACHED_CLASS = /^mg-[a-z-]+-(reached|now|past)$/;
+
+function showPosition(svg, position) {
+    for (const element of svg.querySelectorAll('[class*="mg-"]')) {
+        const wanted = new Set();
+        for (const name of element.classList) {
+            const match = STEP_CLASS.exec(name);
+            if (!match) continue;
+            const k = Number(match[2]);
+            if (k <= position) wanted.add(`${match[1]}-reached`);
+            if (k === position) wanted.add(`${match[1]}-now`);
+            if (k < position) wanted.add(`${match[1]}-past`);
+        }
+        for (const name of [...element.classList]) {
+            if (REACHED_CLASS.test(name) && !wanted.has(name)) element.classList.remove(name);
+        }
+        for (const name of wanted) element.classList.add(name);
     }
 }
 
@@ -277,6 +304,7 @@ async function draw(model, el) {
         const svg = viz.renderSVGElement(source);
         addBackwardHeads(svg);
         addTextCopies(svg, textCopies);
+        showPosition(svg, model.get("position") || 0);
         return svg;
     };
     const wide = picture(dot);
@@ -292,6 +320,7 @@ async function draw(model, el) {
     el.style.maxWidth = "100%";
     const refit = () => fit(el, pictures, el.clientWidth || el.parentElement?.clientWidth || 800);
     el.__minigradZoom = null; // a new drawing starts with its whole picture in view
+    el.__minigradPictures = () => (tall === null || tall === wide ? [wide] : [wide, tall]);
     refit();
     el.__minigradResize?.disconnect();
     el.__minigradResize = new ResizeObserver(() => refit());
@@ -308,13 +337,18 @@ function render({ model, el }) {
             message.textContent = `Graphviz could not draw this graph: ${error}`;
             el.replaceChildren(message);
         });
+    const step = () => {
+        for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, model.get("position") || 0);
+    };
     model.on("change:dot", show);
     model.on("change:text_copies", show);
+    model.on("change:position", step);
     show();
     return () => {
         el.__minigradResize?.disconnect();
         model.off("change:dot", show);
         model.off("change:text_copies", show);
+        model.off("change:position", step);
     };
 }
 
