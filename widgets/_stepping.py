@@ -2,9 +2,10 @@
 
 ``BackwardStepper`` walks a backward pass, ``ForwardStepper`` a forward-mode pass; both are
 a ``SteppedPicture``. Graphviz lays the picture out once, in the browser (``GraphvizView``);
-frame ``k`` is a stylesheet restyling that picture plus a panel of text, both prepared in
-Python. The frames sit in a ``Stack`` whose ``selected_index`` is jslinked to the position
-slider, itself jslinked to a ``Play``: the slider, Play and the reset/back/step/run buttons
+its ``position`` follows the slider (the front end then marks the classes of the steps
+reached, which the stepper's one stylesheet styles), and frame ``k`` is a panel of text
+prepared in Python. The frames sit in a ``Stack`` whose ``selected_index`` is jslinked to
+the position slider, itself jslinked to a ``Play``: the slider, Play and the reset/back/step/run buttons
 (``widgets._controls.SliderButtons``) step in the browser, with no kernel.
 
 A subclass sets ``self.steps`` (what ``num_steps`` counts), ``self.dot``,
@@ -96,8 +97,7 @@ class SteppedPicture(ipywidgets.VBox):
 
     @property
     def html(self) -> str:
-        """The HTML of the frame shown now, under the picture: its stylesheet and its
-        panel."""
+        """The HTML of the frame shown now, under the picture: its panel."""
         return self.frames[self.position]
 
     def step(self) -> None:

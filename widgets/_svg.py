@@ -8,11 +8,13 @@ that possible:
 - classes on the boxes and arrows, saying at which steps they take part (``mg-ran-3``: the
   node that step 3 runs). They are written into the DOT text as each node's and edge's
   ``class`` attribute, which Graphviz copies onto the SVG group it draws (``<g id="mg-n3"
-  class="node mg-ran-3">``). A frame's stylesheet colours the classes of its steps.
+  class="node mg-ran-3">``). The front end marks those of the steps reached for the
+  position shown (``mg-ran-3`` gets ``mg-ran-reached``, ``-now`` or ``-past``), and the
+  stepper's one stylesheet colours the marked classes (``style_at`` writes it out).
 - every text a line will show during the pass, as ``<text>`` elements in the same place.
   The first is the one Graphviz drew; each later one is a copy with ``display="none"`` and
   the class ``mg-from-k`` (the step that writes it); the one it replaces gets
-  ``mg-until-k``. A frame's stylesheet shows and hides them by those classes. CSS
+  ``mg-until-k``. The stylesheet shows and hides them by those classes, marked. CSS
   properties beat SVG presentation attributes, so the picture alone shows the state
   before the first step.
 

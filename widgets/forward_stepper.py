@@ -202,8 +202,9 @@ class ForwardStepper(SteppedPicture):
         self.dot = frames.drawing(rankdir).source
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
+        self.picture_style = frames.style()
         self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
-        self._build_controls(NOTE)
+        self._build_controls(join([stylesheet(self.picture_style), NOTE]))
 
     @property
     def current(self) -> ForwardStep | None:
@@ -236,7 +237,7 @@ def dual_text(value: str, tangent: str) -> str:
 
 class _ForwardFrames:
     """The picture and frames of one ``ForwardStepper``: what every box and arrow shows
-    after ``k`` steps, as classes on one picture and a stylesheet per frame."""
+    after ``k`` steps, as classes on one picture and one stylesheet over them."""
 
     def __init__(self, stepper: ForwardStepper) -> None:
         self.stepper = stepper
@@ -387,50 +388,30 @@ class _ForwardFrames:
         add_boxes(drawing, self.graph, labels, edge_labels, edge_color=TANGENT_COLOUR)
         return drawing
 
-    def styles(self) -> list[str]:
-        """Each frame's stylesheet: nodes run so far green, this step's red; arrows with a
-        tangent on them blue, this step's red; the texts written so far shown."""
+    def style(self) -> str:
+        """The picture's one stylesheet, for every frame: nodes run so far green, this
+        step's red; arrows with a tangent on them blue, this step's red; the texts written
+        so far shown. It styles the classes the front end marks for the position shown
+        (``mg-fwd-ran-past`` for every ``mg-fwd-ran-k`` before it, ``-now`` for its own,
+        ``-reached`` for both; see ``widgets.stepper``), so its size does not grow with the
+        graph. The inputs' tangents are there from the start (``mg-fwd-carries-0``)."""
         scope = f".{self.stepper.scope}"
         green, red, blue = BLUISH_GREEN, NOW_COLOUR, TANGENT_COLOUR
-        at_start = [f".{CARRIES.format(0)}"]
-        styles = [
-            "\n".join(
-                [
-                    f"{scope} :is({', '.join(at_start)}) > path {{ stroke: {blue}; "
-                    "stroke-width: 1.6px }",
-                    f"{scope} :is({', '.join(at_start)}) > polygon {{ fill: {blue}; "
-                    f"stroke: {blue} }}",
-                    f"{scope} :is({', '.join(at_start)}) > text {{ fill: {blue} }}",
-                ]
-            )
+        on = "." + CARRIES.format("reached")
+        now = f":is(.{READS.format('now')}, .{SENDS.format('now')})"
+        rules = [
+            (f"{on} > path", f"stroke: {blue}; stroke-width: 1.6px"),
+            (f"{on} > polygon", f"fill: {blue}; stroke: {blue}"),
+            (f"{on} > text", f"fill: {blue}"),
+            (f".{RAN.format('past')} > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px"),
+            (f".{RAN.format('now')} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
+            (f"{now} > path", f"stroke: {red}; stroke-width: 3px"),
+            (f"{now} > polygon", f"fill: {red}; stroke: {red}"),
+            (f"{now} > text", f"fill: {red}"),
+            (f"text.{SHOWN_FROM.format('reached')}", "display: inline"),
+            (f"text.{SHOWN_UNTIL.format('reached')}", "display: none"),
         ]
-        carrying, done, written, replaced = list(at_start), [], [], []
-        for k in range(1, len(self.steps) + 1):
-            carrying.append(f".{CARRIES.format(k)}")
-            written.append(f".{SHOWN_FROM.format(k)}")
-            replaced.append(f".{SHOWN_UNTIL.format(k)}")
-            on = f":is({', '.join(carrying)})"
-            now = f":is(.{READS.format(k)}, .{SENDS.format(k)})"
-            rules = [
-                (f"{on} > path", f"stroke: {blue}; stroke-width: 1.6px"),
-                (f"{on} > polygon", f"fill: {blue}; stroke: {blue}"),
-                (f"{on} > text", f"fill: {blue}"),
-            ]
-            if done:
-                rules.append(
-                    (f":is({', '.join(done)}) > {SHAPES}", f"stroke: {green}; stroke-width: 2.5px")
-                )
-            rules += [
-                (f".{RAN.format(k)} > {SHAPES}", f"stroke: {red}; stroke-width: 4px"),
-                (f"{now} > path", f"stroke: {red}; stroke-width: 3px"),
-                (f"{now} > polygon", f"fill: {red}; stroke: {red}"),
-                (f"{now} > text", f"fill: {red}"),
-                (f"text:is({', '.join(written)})", "display: inline"),
-                (f"text:is({', '.join(replaced)})", "display: none"),
-            ]
-            styles.append("\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules))
-            done.append(f".{RAN.format(k)}")
-        return styles
+        return "\n".join(f"{scope} {selector} {{ {what} }}" for selector, what in rules)
 
     # -- the panel -----------------------------------------------------------------------
     def panel(self, position: int) -> Markup:
@@ -563,13 +544,8 @@ class _ForwardFrames:
         return "\n".join(lines)
 
     def frames(self) -> list[Markup]:
+        """Each frame: its panel (the picture's one stylesheet is ``style``)."""
         return [
-            html(
-                '<div class="{}" data-position="{}">{}{}</div>',
-                FRAME_CLASS,
-                k,
-                stylesheet(style),
-                self.panel(k),
-            )
-            for k, style in enumerate(self.styles())
+            html('<div class="{}" data-position="{}">{}</div>', FRAME_CLASS, k, self.panel(k))
+            for k in range(len(self.steps) + 1)
         ]

@@ -22,11 +22,14 @@ number shown comes from the engine's step records.
 
 Graphviz lays the graph out once, in the browser, into one picture for the whole pass
 (``widgets._svg``, ``widgets._browser``): its boxes and arrows carry classes naming the
-steps they take part in, and each line of text holds every text it will show. Frame ``k``
-(0 = before any step) is then a short stylesheet that colours the classes of steps 1 to
-``k`` and shows their texts, plus a panel of text, prepared in Python. The frames sit in a
-``Stack``, which shows (and so applies) only the selected one; its ``selected_index`` is
-jslinked to the position slider, itself jslinked to a ``Play``. So the slider and Play
+steps they take part in, and each line of text holds every text it will show. The
+picture's ``position`` is jslinked to the position slider: the front end marks the classes
+of the steps reached (``mg-ran-3`` gets ``mg-ran-past`` once step 3 is done), and one
+stylesheet, the same for every position, colours the marked classes and shows their texts;
+so what a notebook stores grows linearly with the graph. Frame ``k`` (0 = before any step)
+is a panel of text, prepared in Python. The frames sit in a ``Stack``, which shows only
+the selected one; its ``selected_index`` is jslinked to the same slider, itself jslinked
+to a ``Play``. So the slider and Play
 step through the pass in the browser with no kernel, e.g. in an HTML export of the
 notebook. Play's ■ button is a kernel-free reset, and the slider takes the arrow keys,
 Home and End. The reset, back, step and run buttons are drawn by the browser too
@@ -324,8 +327,9 @@ class _Frames:
     steps.
 
     The picture is drawn once. Each box and arrow carries a class for each step it takes
-    part in (its node runs, its leaf is updated, a gradient travels along it); frame ``k``
-    is a stylesheet that colours the classes of steps 1 to ``k``, and a panel of text. Each
+    part in (its node runs, its leaf is updated, a gradient travels along it); one
+    stylesheet (``style``) colours those of the steps reached, as the front end marks them
+    for the position shown; frame ``k`` is a panel of text. Each
     number is written as text once, however many frames show it.
     """
 

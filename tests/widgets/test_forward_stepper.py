@@ -18,6 +18,7 @@ import minigrad as mg
 import widgets.forward_stepper as forward_stepper_module
 from widgets import BackwardStepper, ForwardStepper
 from widgets._stepping import SteppedPicture
+from widgets._svg import style_at
 from widgets.forward_stepper import CARRIES, RAN, READS, SENDS
 
 
@@ -31,7 +32,7 @@ def inputs():
 
 def panel_text(stepper, position: int) -> str:
     """The words of a frame's panel, tags removed."""
-    panel = stepper.frames[position].split("</style>", 1)[1]
+    panel = stepper.frames[position].split("</style>", 1)[-1]
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", panel))
 
 
@@ -112,13 +113,16 @@ def test_each_frame_lights_its_node_and_writes_its_dual_number():
         # The box's text from step k on: value + tangent·ε, from the record.
         copies = [words for line in stepper.text_copies[box] for _, _, words in line]
         assert "0.5 + 0.5·ε" in copies if k == 1 else True
-        frame = stepper.frames[k]
-        assert f".{RAN.format(k)} >" in frame and f".{RAN.format(k + 1)} >" not in frame
+        # The stylesheet as it acts at step k (widgets._svg.style_at): this step's node red.
+        style = style_at(stepper.picture_style, k, first=0)
+        red = [rule for rule in style.splitlines() if "stroke-width: 4px" in rule]
+        assert len(red) == 1 and f".{RAN.format(k)})" in red[0], red
+        assert f".{RAN.format(k + 1)}" not in style
     assert "1.462 + 1.393·ε" in [w for line in stepper.text_copies["mg-n0"] for _, _, w in line]
     output_lines = [words for line in stepper.text_copies["mg-t0"] for _, _, words in line]
     assert "tangent —" in output_lines and "tangent 1.393" in output_lines
     # The inputs' tangents are on the arrows out of their make_dual boxes from the start.
-    assert stepper.frames[0].count("mg-fwd-carries-0") > 0
+    assert style_at(stepper.picture_style, 0, first=0).count("mg-fwd-carries-0") > 0
 
 
 def test_the_panel_works_each_tangent_out_in_numbers():
