@@ -5,8 +5,9 @@ a ``SteppedPicture``. Graphviz lays the picture out once, in the browser (``Grap
 its ``position`` follows the slider (the front end then marks the classes of the steps
 reached, which the stepper's one stylesheet styles), and frame ``k`` is a panel of text
 prepared in Python. The frames sit in a ``Stack`` whose ``selected_index`` is jslinked to
-the position slider, itself jslinked to a ``Play``: the slider, Play and the reset/back/step/run buttons
-(``widgets._controls.SliderButtons``) step in the browser, with no kernel.
+the position slider, itself jslinked to a ``Play``: the slider, Play and the
+reset/back/step/run buttons (``widgets._controls.SliderButtons``) step in the browser, with
+no kernel.
 
 A subclass sets ``self.steps`` (what ``num_steps`` counts), ``self.dot``,
 ``self.text_copies`` (``widgets._svg.text_copies``) and ``self.frames`` (one ``Markup``
