@@ -13,6 +13,7 @@
 from .accumulation import GradAccumulation
 from .draw import Drawing, GraphvizMissingError, draw
 from .forward_stepper import ForwardStepper
+from .layers import draw_layers
 from .second_derivative import SecondDerivative
 from .stepper import BackwardStepper
 
@@ -24,4 +25,5 @@ __all__ = [
     "GraphvizMissingError",
     "SecondDerivative",
     "draw",
+    "draw_layers",
 ]

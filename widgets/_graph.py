@@ -47,6 +47,7 @@ OUTPUT = "output"  # a tensor the drawing was asked for
 DERIVATIVE = "derivative"  # a node created by backward(create_graph=True) (see build_graph)
 GRAD_TENSOR = "grad"  # a leaf's .grad that has a graph of its own (create_graph=True)
 ELIDED = "elided"  # the note standing for the nodes left out above max_nodes
+MODULE = "module"  # a whole module of a model, drawn as one box (widgets.layers)
 
 
 @dataclass

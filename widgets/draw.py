@@ -43,6 +43,7 @@ from ._graph import (
     ELIDED,
     GRAD_TENSOR,
     LEAF,
+    MODULE,
     OP,
     OUTPUT,
     Graph,
@@ -155,6 +156,7 @@ LOOKS = {
     DERIVATIVE: Look("ellipse", REDDISH_PURPLE),
     GRAD_TENSOR: Look("box", REDDISH_PURPLE, BLACK, style="rounded,filled", penwidth=2.0),
     ELIDED: Look("note", YELLOW),
+    MODULE: Look("box3d", "#D6ECF8", BLUE),  # a light tint of the leaves' sky blue
     "freed": Look("ellipse", "#FFFFFF", GREY, "#777777", "filled,dashed"),
 }
 

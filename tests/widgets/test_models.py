@@ -14,6 +14,7 @@ import minigrad.nn as nn
 import widgets
 from widgets import BackwardStepper
 from widgets._browser import GraphvizEngine
+from widgets._fallback import box_count
 
 
 class MLP(nn.Module):
@@ -119,3 +120,77 @@ def test_the_stored_size_of_a_stepper_grows_linearly_with_its_graph():
     # Twice the graph: twice the frames, pictures and texts; never four times.
     assert sizes[400] / sizes[200] < 2.3, sizes
     assert sizes[400] > 1.5 * sizes[200], sizes  # the measure does see the graph
+
+
+class Net(nn.Module):
+    """A body of two layers with their activations, and a head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh())
+        self.head = nn.Linear(16, 1)
+
+    def forward(self, x: mg.Tensor) -> mg.Tensor:
+        return self.head(self.body(x))
+
+
+def arrows(drawing) -> list[str]:
+    text = drawing.description.split("Arrows", 1)[1]
+    return [line.strip() for line in text.splitlines()[1:]]
+
+
+def test_draw_layers_draws_one_box_per_module_and_opens_one_level_at_a_time():
+    mg.manual_seed(3)
+    net = Net()
+    inputs, targets = mg.randn(8, 2), mg.randn(8, 1)
+
+    def loss():
+        return ((net(inputs) - targets) ** 2).mean()
+
+    top = widgets.draw_layers(net, loss)
+    assert "body (Sequential) → head (Linear)" in arrows(top)
+    assert "inputs (constant) → body (Sequential)" in arrows(top)
+    assert "head (Linear) → SubBackward0" in arrows(top)
+    shown = titles(top.source)
+    assert "leaf (leaf)" not in shown and not any("AddmmBackward0" in t for t in shown)
+    assert 'label="head (Linear)\\nweight (1, 16), bias (1,)"' in top.source
+    # One level further: the body opens into its four layers, the head stays one box.
+    opened = widgets.draw_layers(net, loss, depth=2)
+    assert arrows(opened)[-6:-1] == [
+        "head (Linear) → SubBackward0",
+        "body.3 (Tanh) → head (Linear)",
+        "body.2 (Linear) → body.3 (Tanh)",
+        "body.1 (Tanh) → body.2 (Linear)",
+        "body.0 (Linear) → body.1 (Tanh)",
+    ]
+    assert "body (Sequential)" not in opened.source
+    # Each module's own forward is back in place, and the graph is the one a plain call
+    # makes: the loss's gradients are as after loss().backward().
+    assert all("forward" not in vars(module) for module in net.modules())
+    loss().backward()
+    assert net.body[0].weight.grad is not None
+
+
+def test_a_training_step_of_a_small_mlp_draws_legibly_by_layers():
+    net = MLP()
+    drawing = widgets.draw_layers(net, lambda: batch_loss(net))
+    # Some thirty boxes drawn op by op; by layers, fewer than a dozen.
+    op_by_op = widgets.draw(batch_loss(net)).source
+    assert box_count(op_by_op) > 25
+    assert box_count(drawing.source) < 12
+    assert {"fc1 (Linear)", "fc2 (Linear)", "fc3 (Linear)"} <= set(titles(drawing.source))
+
+
+def test_draw_layers_refuses_bad_arguments_and_restores_the_model_when_run_fails():
+    net = Net()
+    with pytest.raises(ValueError, match="depth must be at least 1, got 0"):
+        widgets.draw_layers(net, lambda: net(mg.ones(1, 2)).sum(), depth=0)
+    with pytest.raises(TypeError, match="run\\(\\) must return a Tensor, got list"):
+        widgets.draw_layers(net, lambda: [net(mg.ones(1, 2))])
+
+    def broken():
+        net(mg.ones(1, 3))  # the wrong number of features
+
+    with pytest.raises(Exception):  # noqa: B017 (whatever the model raises)
+        widgets.draw_layers(net, broken)
+    assert all("forward" not in vars(module) for module in net.modules())
