@@ -11,7 +11,8 @@
 #   - the pure-Python wheels it needs that Pyodide does not ship (graphviz, ipywidgets,
 #     anywidget and theirs), downloaded from PyPI; numpy and matplotlib come with Pyodide;
 #   - the JupyterLab extensions installed in the venv (ipywidgets', anywidget's);
-#   - the lessons, notebooks/[0-9][0-9]_*.ipynb, and notebooks/README.md.
+#   - the lessons, notebooks/[0-9][0-9]_*.ipynb, and notebooks/README.md; not the exercise
+#     sets, which need nbgrader and so a server (docs/jupyterlite.md says so).
 # In a notebook of the site, `%pip install minigrad-classroom` installs from the wheels
 # above. What does not work yet: see docs/jupyterlite.md (Pyodide itself, and numpy, are
 # fetched from Pyodide's CDN when the kernel starts, so the site needs the internet).
