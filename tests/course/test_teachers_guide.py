@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -226,3 +227,36 @@ def test_the_jupyterlite_site_gets_the_lessons_and_no_exercise_set():
     ]
     assert copies == ['cp notebooks/[0-9][0-9]_*.ipynb notebooks/README.md "$work/contents/"']
     assert "exercise sets" in (DOCS / "jupyterlite.md").read_text()
+
+
+def test_zero_to_jupyterhub_keeps_the_course_outside_the_persistent_home(tmp_path):
+    """A persistent home volume hides the image's home folder: the image built as
+    jupyterhub.md says keeps the repository elsewhere, installs the course from it not
+    editable (binder/requirements.txt), and the values file's postStart hook copies the
+    lessons into the home once, keeping a student's own copies on later starts."""
+    yaml = pytest.importorskip("yaml")
+    text = HUB_GUIDE.read_text()
+    (repo_dir,) = re.findall(r"--target-repo-dir (\S+)", text)
+    assert not repo_dir.startswith("/home")
+    requirements = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    assert "." in requirements and not any(line.startswith("-e") for line in requirements)
+    values = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
+    (hook,) = [
+        v["singleuser"]["lifecycleHooks"] for v in values if "lifecycleHooks" in v["singleuser"]
+    ]
+    command = hook["postStart"]["exec"]["command"]
+    assert any(f"{repo_dir}/notebooks" in word for word in command)
+
+    # Run the hook against a scratch image folder and home.
+    image, home = tmp_path / "image", tmp_path / "home"
+    (image / "notebooks" / "exercises" / "01_gradients").mkdir(parents=True)
+    (image / "notebooks" / "01_lesson.ipynb").write_text("as shipped")
+    home.mkdir()
+    local = [word.replace(repo_dir, str(image)) for word in command]
+    env = {**os.environ, "HOME": str(home)}
+    subprocess.run(local, env=env, check=True)
+    copied = home / "minigrad"
+    assert (copied / "exercises" / "01_gradients").is_dir()
+    (copied / "01_lesson.ipynb").write_text("the student's work")
+    subprocess.run(local, env=env, check=True)
+    assert (copied / "01_lesson.ipynb").read_text() == "the student's work"
