@@ -32,10 +32,14 @@ AssertionError: ✘ f'(3): not answered yet (replace the placeholder with your a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import math
 import numbers
-from collections.abc import Callable, Sequence
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +56,7 @@ __all__ = [
     "check_function",
     "check_raises",
     "check_gradcheck",
+    "check_no_recursion",
 ]
 
 CORRECT, WRONG = "✔", "✘"
@@ -90,6 +95,27 @@ def _unanswered(name: str, why: str = "replace the placeholder with your answer"
 def _one_mode(fingerprint: Any, expected: Any) -> None:
     if (fingerprint is None) == (expected is None):
         raise TypeError("give exactly one of fingerprint= (visible check) or expected= (hidden)")
+
+
+@contextlib.contextmanager
+def _student_code(name: str) -> Iterator[None]:
+    """Run the student's code with its warnings and its writes to stderr caught.
+
+    nbgrader fails a grade cell that writes anything to stderr, so a right answer that warns
+    (or logs to stderr) would lose its points. Here they are caught and repeated on stdout,
+    after the code ran, as a note the student still sees. An exception is not caught: a
+    failure stays a failure, and a warning filter set to "error" still raises.
+    """
+    stderr = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(stderr):
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            notes = [f"{w.category.__name__}: {w.message}" for w in caught]
+            notes += [line for line in stderr.getvalue().splitlines() if line.strip()]
+            for note in dict.fromkeys(notes):  # each note once, in order
+                print(f"note: {name} wrote {note!r} (a warning costs no marks)")
 
 
 # --------------------------------------------------------------------------- fingerprints
@@ -433,7 +459,8 @@ def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
     results = []
     for point in points:
         try:
-            results.append(use(function, point))
+            with _student_code(f"{name} at {point!r}"):
+                results.append(use(function, point))
         except NotImplementedError:
             _unanswered(name, "the function still raises NotImplementedError")
         except AssertionError as problem:  # the `call` found something wrong with the result
@@ -537,7 +564,8 @@ def check_raises(
     if not callable(action):
         _fail(name, f" should be a function, not {type(action).__name__}.", hint)
     try:
-        action()
+        with _student_code(name):
+            action()
     except NotImplementedError:
         _unanswered(name, "the function still raises NotImplementedError")
     except exception as error:
@@ -567,11 +595,95 @@ def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint
     if not callable(func):
         _fail(name, f" should be a function or a Function class, not {_short(answer)}.", hint)
     try:
-        passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
+        with _student_code(name):
+            passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
     except NotImplementedError:
         _unanswered(name, "its code still raises NotImplementedError")
     except Exception as error:  # noqa: BLE001 - the student's error is the feedback
         _fail(name, f" raised {type(error).__name__}: {error}.", hint)
     if not passed:
         _fail(name, " fails gradcheck: its backward disagrees with finite differences.", hint)
+    _correct(name)
+
+
+def _deepest_stack(function: Callable[..., Any], argument: Any) -> int:
+    """How many Python calls deep ``function(argument)`` goes below its own frame.
+
+    Counted with a profile hook (every call and return of Python code), so it sees recursion
+    through any helper, however it is named, and mutual recursion too.
+    """
+    depth = deepest = 0
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        nonlocal depth, deepest
+        if event == "call":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif event == "return":
+            depth -= 1
+
+    previous = sys.getprofile()
+    sys.setprofile(count)
+    try:
+        function(argument)
+        still_counting = sys.getprofile() is count
+    finally:
+        sys.setprofile(previous)
+    if not still_counting:
+        raise AssertionError("it switched off the profiler that measures its depth")
+    return deepest
+
+
+def check_no_recursion(
+    name: str,
+    answer: Callable[..., Any] | None,
+    *,
+    make_input: Callable[[int], Any],
+    sizes: tuple[int, int] = (10, 300),
+    hint: str = "",
+) -> None:
+    """Check that ``answer`` does not call itself: how deep its calls go must not grow with
+    the size of its input (``make_input(size)`` for the two ``sizes``).
+
+    The depth of the call stack is measured while the answer runs, rather than reading its
+    code for a self-call, so recursion through a renamed helper, a nested function or two
+    functions calling each other is caught too; a loop with a list as a stack stays flat.
+
+    >>> def count_down(n):
+    ...     return 0 if n == 0 else count_down(n - 1)
+    >>> check_no_recursion("count_down", count_down, make_input=lambda n: n)
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ count_down calls itself: its calls go 290 levels deeper for an input \
+of size 300 than for size 10.
+    >>> check_no_recursion("sum", lambda n: sum(range(n)), make_input=lambda n: n)
+    ✔ sum: correct
+    """
+    __tracebackhide__ = True
+    if answer is None:
+        _unanswered(name)
+    if not callable(answer):
+        _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
+    small, large = sizes
+    depths = []
+    for size in sizes:
+        try:
+            with _student_code(name):
+                depths.append(_deepest_stack(answer, make_input(size)))
+        except NotImplementedError:
+            _unanswered(name, "the function still raises NotImplementedError")
+        except RecursionError:
+            depths.append(sys.getrecursionlimit())
+        except AssertionError as problem:
+            _fail(name, f": {problem}.", hint)
+        except Exception as error:  # noqa: BLE001 - the student's error is the feedback
+            _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+    growth = depths[1] - depths[0]
+    # A loop's depth does not depend on the size; recursion adds a level per item or more.
+    if growth > (large - small) // 4:
+        message = (
+            f" calls itself: its calls go {growth} levels deeper for an input of size {large} "
+            f"than for size {small}."
+        )
+        _fail(name, message, hint)
     _correct(name)
