@@ -454,6 +454,21 @@ def _error_hint(error: BaseException, mistakes: Mistakes, hint: str) -> str:
     return hint
 
 
+def _forbidding(
+    use: Callable[[Callable[..., Any], Any], Any], forbidden: Sequence[Callable[..., Any]]
+) -> Callable[[Callable[..., Any], Any], Any]:
+    """``use`` that raises AssertionError when a forbidden function ran during it."""
+
+    def watched(function: Callable[..., Any], point: Any) -> Any:
+        watch = _CallWatch(forbidden)
+        result = watch.run(lambda: use(function, point))
+        if watch.used:
+            raise AssertionError(f"it uses {', '.join(watch.used)}, which this exercise rules out")
+        return result
+
+    return watched
+
+
 def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
     __tracebackhide__ = True
     results = []
@@ -482,12 +497,15 @@ def check_function(
     tol: float = 1e-6,
     hint: str = "",
     common_mistakes: Mistakes = (),
+    forbidden: Sequence[Callable[..., Any]] = (),
 ) -> None:
     """Check a function the student wrote at several ``points``.
 
     ``call(answer, point)`` says how to use the answer at a point (default ``answer(point)``);
     it may raise ``AssertionError`` to report a wrong side effect. A common mistake here is a
-    *function* giving the typical wrong results (or an exception class).
+    *function* giving the typical wrong results (or an exception class). ``forbidden`` lists
+    ready-made functions that the exercise rules out: the answer fails if one of them runs
+    while it is used, however it was reached.
 
     >>> import math
     >>> check_function("my_cos", math.sin, points=[0.0, 1.0], expected=[1.0, math.cos(1.0)])
@@ -502,6 +520,8 @@ def check_function(
     if not callable(answer):
         _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
     use = call if call is not None else (lambda function, point: function(point))
+    if forbidden:
+        use = _forbidding(use, forbidden)
     results = _call_all(name, answer, points, use, common_mistakes, hint)
     for point, got in zip(points, results):
         if got is None:
@@ -606,32 +626,50 @@ def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint
     _correct(name)
 
 
-def _deepest_stack(function: Callable[..., Any], argument: Any) -> int:
-    """How many Python calls deep ``function(argument)`` goes below its own frame.
+class _CallWatch:
+    """A profile hook that watches the Python calls made while it is on: how deep they go,
+    and which of some ``forbidden`` functions ran (matched by their code object, so an
+    alias, an import under another name or a call from a helper is seen too).
 
-    Counted with a profile hook (every call and return of Python code), so it sees recursion
-    through any helper, however it is named, and mutual recursion too.
+    >>> watch = _CallWatch(forbidden=[len])  # a builtin has no code object: ignored
+    >>> watch.run(lambda: sum(range(3)))
+    3
+    >>> watch.deepest, watch.used
+    (1, [])
     """
-    depth = deepest = 0
 
-    def count(frame: Any, event: str, arg: Any) -> None:
-        nonlocal depth, deepest
+    def __init__(self, forbidden: Sequence[Callable[..., Any]] = ()) -> None:
+        self.forbidden = {
+            function.__code__: function.__qualname__
+            for function in forbidden
+            if hasattr(function, "__code__")
+        }
+        self.depth = self.deepest = 0
+        self.used: list[str] = []
+
+    def _count(self, frame: Any, event: str, arg: Any) -> None:
         if event == "call":
-            depth += 1
-            deepest = max(deepest, depth)
+            self.depth += 1
+            self.deepest = max(self.deepest, self.depth)
+            name = self.forbidden.get(frame.f_code)
+            if name is not None and name not in self.used:
+                self.used.append(name)
         elif event == "return":
-            depth -= 1
+            self.depth -= 1
 
-    previous = sys.getprofile()
-    sys.setprofile(count)
-    try:
-        function(argument)
-        still_counting = sys.getprofile() is count
-    finally:
-        sys.setprofile(previous)
-    if not still_counting:
-        raise AssertionError("it switched off the profiler that measures its depth")
-    return deepest
+    def run(self, action: Callable[[], Any]) -> Any:
+        """``action()`` under the watch; AssertionError if the action switched it off."""
+        self.depth = self.deepest = 0
+        previous = sys.getprofile()
+        sys.setprofile(self._count)
+        try:
+            result = action()
+            still_watching = sys.getprofile() == self._count
+        finally:
+            sys.setprofile(previous)
+        if not still_watching:
+            raise AssertionError("it switched off the profiler that watches its calls")
+        return result
 
 
 def check_no_recursion(
@@ -669,7 +707,10 @@ of size 300 than for size 10.
     for size in sizes:
         try:
             with _student_code(name):
-                depths.append(_deepest_stack(answer, make_input(size)))
+                watch = _CallWatch()
+                argument = make_input(size)
+                watch.run(lambda: answer(argument))  # noqa: B023 - run before the next size
+                depths.append(watch.deepest)
         except NotImplementedError:
             _unanswered(name, "the function still raises NotImplementedError")
         except RecursionError:

@@ -437,3 +437,42 @@ def test_an_unanswered_no_recursion_check_says_so():
     assert "not answered yet" in fails(
         mc.check_no_recursion, "total", placeholder, make_input=chain
     )
+
+
+# --------------------------------------------------------------------------- forbidden functions
+def summed_down(grad, shape):
+    return grad.sum(dim=0)
+
+
+def ready_made(grad, shape):
+    return grad.sum_to_size(shape)
+
+
+def ready_made_through_an_alias(grad, shape):
+    shrink = mg.Tensor.sum_to_size
+    return shrink(grad, shape)
+
+
+def test_a_forbidden_function_fails_however_it_is_reached():
+    use = lambda answer, point: answer(mg.tensor([[1.0, 2.0], [3.0, 4.0]]), point)  # noqa: E731
+    mc.check_function(
+        "sum_to_shape",
+        summed_down,
+        points=[(2,)],
+        expected=[[4.0, 6.0]],
+        call=use,
+        forbidden=[mg.Tensor.sum_to_size],
+    )
+    for answer in (ready_made, ready_made_through_an_alias):
+        message = fails(
+            mc.check_function,
+            "sum_to_shape",
+            answer,
+            points=[(2,)],
+            expected=[[4.0, 6.0]],
+            call=use,
+            forbidden=[mg.Tensor.sum_to_size],
+            hint="Write it.",
+        )
+        assert "uses Tensor.sum_to_size, which this exercise rules out" in message
+        assert "Hint: Write it." in message
