@@ -10,7 +10,6 @@ and in the hidden tests, with its hint.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import sys
@@ -24,45 +23,10 @@ from nbgrader_course import (
     WRONG,
     by_id,
     nbgrader_meta,
+    noisy,
     read,
     strip_solution,
 )
-
-# Appended to an answer cell: it warns and prints, and so does every function it defines,
-# each time it is called (in the grade cells).
-NOISY = """
-
-import functools as _functools
-import inspect as _inspect
-import warnings as _warnings
-
-
-def _noisy(function):
-    @_functools.wraps(function)
-    def noisy(*args, **kwargs):
-        _warnings.warn("a right answer that warns", stacklevel=2)
-        print("a right answer that prints")
-        return function(*args, **kwargs)
-
-    return noisy
-
-
-for _name in {names}:
-    if _inspect.isfunction(globals()[_name]):
-        globals()[_name] = _noisy(globals()[_name])
-_warnings.warn("an answer cell that warns", stacklevel=1)
-print("an answer cell that prints")
-"""
-
-
-def defined_functions(source: str) -> list[str]:
-    tree = ast.parse(source)
-    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
-
-
-def noisy(source: str) -> str:
-    """An answer that works like ``source`` but warns and prints each time it is used."""
-    return source + NOISY.format(names=defined_functions(source))
 
 
 def code_cells(nb, answers: dict[str, str]):
