@@ -157,6 +157,8 @@ def test_validate_fails_on_wrong_answers_and_passes_the_solutions(course):
 @pytest.mark.parametrize("name", SETS)
 def test_feedback_is_written_for_every_submission(course, name):
     for student in course.students:
+        if not course.submission_path(student, name).exists():
+            continue  # "noisy" submitted a few sets only
         page = html.unescape(course.feedback(student, name))
         score, max_score, _ = course.scores(student, name)
         assert f"{score:g}" in page and f"{max_score:g}" in page
