@@ -160,7 +160,10 @@ def _shape_text(shape: tuple[int, ...]) -> str:
 
 def _canonical(value: Any) -> str:
     """Text that is equal for answers of equivalent types: a list and a tuple of the same
-    items, a set and a frozenset, 3 and 3.0 (but not True and 1)."""
+    items, a set and a frozenset, 3 and 3.0 (but not True and 1), a single-number tensor or
+    array and its number."""
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):  # tensor(3.), array(3.)
+        value = value.item()
     if value is None or isinstance(value, bool | np.bool_ | str):
         return repr(bool(value)) if isinstance(value, np.bool_) else repr(value)
     if isinstance(value, numbers.Real):  # int, float and numpy's scalars

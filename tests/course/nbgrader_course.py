@@ -239,6 +239,8 @@ c.Autograde.sanitize_preprocessors = [
     "minigrad_course.locked_cells.RestoreLockedCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# A right answer slower than the teacher's still finishes (nbgrader's default is 30 s a cell).
+c.Execute.timeout = 300
 """
 
 

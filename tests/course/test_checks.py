@@ -476,3 +476,10 @@ def test_a_forbidden_function_fails_however_it_is_reached():
         )
         assert "uses Tensor.sum_to_size, which this exercise rules out" in message
         assert "Hint: Write it." in message
+
+
+def test_a_single_number_tensor_counts_as_its_number_in_an_exact_check():
+    mc.check_equal("count", mg.tensor(3), expected=3)
+    mc.check_equal("flag", mg.tensor(True), fingerprint=fingerprint(True))
+    mc.check_equal("pairs", [(1, mg.tensor(2.0))], expected=[(1, 2)])
+    assert "is not right" in fails(mc.check_equal, "flag", mg.tensor(1), expected=True)
