@@ -32,10 +32,14 @@ AssertionError: ✘ f'(3): not answered yet (replace the placeholder with your a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import math
 import numbers
-from collections.abc import Callable, Sequence
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +56,7 @@ __all__ = [
     "check_function",
     "check_raises",
     "check_gradcheck",
+    "check_no_recursion",
 ]
 
 CORRECT, WRONG = "✔", "✘"
@@ -90,6 +95,27 @@ def _unanswered(name: str, why: str = "replace the placeholder with your answer"
 def _one_mode(fingerprint: Any, expected: Any) -> None:
     if (fingerprint is None) == (expected is None):
         raise TypeError("give exactly one of fingerprint= (visible check) or expected= (hidden)")
+
+
+@contextlib.contextmanager
+def _student_code(name: str) -> Iterator[None]:
+    """Run the student's code with its warnings and its writes to stderr caught.
+
+    nbgrader fails a grade cell that writes anything to stderr, so a right answer that warns
+    (or logs to stderr) would lose its points. Here they are caught and repeated on stdout,
+    after the code ran, as a note the student still sees. An exception is not caught: a
+    failure stays a failure, and a warning filter set to "error" still raises.
+    """
+    stderr = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(stderr):
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            notes = [f"{w.category.__name__}: {w.message}" for w in caught]
+            notes += [line for line in stderr.getvalue().splitlines() if line.strip()]
+            for note in dict.fromkeys(notes):  # each note once, in order
+                print(f"note: {name} wrote {note!r} (a warning costs no marks)")
 
 
 # --------------------------------------------------------------------------- fingerprints
@@ -134,7 +160,10 @@ def _shape_text(shape: tuple[int, ...]) -> str:
 
 def _canonical(value: Any) -> str:
     """Text that is equal for answers of equivalent types: a list and a tuple of the same
-    items, a set and a frozenset, 3 and 3.0 (but not True and 1)."""
+    items, a set and a frozenset, 3 and 3.0 (but not True and 1), a single-number tensor or
+    array and its number."""
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):  # tensor(3.), array(3.)
+        value = value.item()
     if value is None or isinstance(value, bool | np.bool_ | str):
         return repr(bool(value)) if isinstance(value, np.bool_) else repr(value)
     if isinstance(value, numbers.Real):  # int, float and numpy's scalars
@@ -428,12 +457,28 @@ def _error_hint(error: BaseException, mistakes: Mistakes, hint: str) -> str:
     return hint
 
 
+def _forbidding(
+    use: Callable[[Callable[..., Any], Any], Any], forbidden: Sequence[Callable[..., Any]]
+) -> Callable[[Callable[..., Any], Any], Any]:
+    """``use`` that raises AssertionError when a forbidden function ran during it."""
+
+    def watched(function: Callable[..., Any], point: Any) -> Any:
+        watch = _CallWatch(forbidden)
+        result = watch.run(lambda: use(function, point))
+        if watch.used:
+            raise AssertionError(f"it uses {', '.join(watch.used)}, which this exercise rules out")
+        return result
+
+    return watched
+
+
 def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
     __tracebackhide__ = True
     results = []
     for point in points:
         try:
-            results.append(use(function, point))
+            with _student_code(f"{name} at {point!r}"):
+                results.append(use(function, point))
         except NotImplementedError:
             _unanswered(name, "the function still raises NotImplementedError")
         except AssertionError as problem:  # the `call` found something wrong with the result
@@ -455,12 +500,15 @@ def check_function(
     tol: float = 1e-6,
     hint: str = "",
     common_mistakes: Mistakes = (),
+    forbidden: Sequence[Callable[..., Any]] = (),
 ) -> None:
     """Check a function the student wrote at several ``points``.
 
     ``call(answer, point)`` says how to use the answer at a point (default ``answer(point)``);
     it may raise ``AssertionError`` to report a wrong side effect. A common mistake here is a
-    *function* giving the typical wrong results (or an exception class).
+    *function* giving the typical wrong results (or an exception class). ``forbidden`` lists
+    ready-made functions that the exercise rules out: the answer fails if one of them runs
+    while it is used, however it was reached.
 
     >>> import math
     >>> check_function("my_cos", math.sin, points=[0.0, 1.0], expected=[1.0, math.cos(1.0)])
@@ -475,6 +523,8 @@ def check_function(
     if not callable(answer):
         _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
     use = call if call is not None else (lambda function, point: function(point))
+    if forbidden:
+        use = _forbidding(use, forbidden)
     results = _call_all(name, answer, points, use, common_mistakes, hint)
     for point, got in zip(points, results):
         if got is None:
@@ -537,7 +587,8 @@ def check_raises(
     if not callable(action):
         _fail(name, f" should be a function, not {type(action).__name__}.", hint)
     try:
-        action()
+        with _student_code(name):
+            action()
     except NotImplementedError:
         _unanswered(name, "the function still raises NotImplementedError")
     except exception as error:
@@ -567,11 +618,116 @@ def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint
     if not callable(func):
         _fail(name, f" should be a function or a Function class, not {_short(answer)}.", hint)
     try:
-        passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
+        with _student_code(name):
+            passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
     except NotImplementedError:
         _unanswered(name, "its code still raises NotImplementedError")
     except Exception as error:  # noqa: BLE001 - the student's error is the feedback
         _fail(name, f" raised {type(error).__name__}: {error}.", hint)
     if not passed:
         _fail(name, " fails gradcheck: its backward disagrees with finite differences.", hint)
+    _correct(name)
+
+
+class _CallWatch:
+    """A profile hook that watches the Python calls made while it is on: how deep they go,
+    and which of some ``forbidden`` functions ran (matched by their code object, so an
+    alias, an import under another name or a call from a helper is seen too).
+
+    >>> watch = _CallWatch(forbidden=[len])  # a builtin has no code object: ignored
+    >>> watch.run(lambda: sum(range(3)))
+    3
+    >>> watch.deepest, watch.used
+    (1, [])
+    """
+
+    def __init__(self, forbidden: Sequence[Callable[..., Any]] = ()) -> None:
+        self.forbidden = {
+            function.__code__: function.__qualname__
+            for function in forbidden
+            if hasattr(function, "__code__")
+        }
+        self.depth = self.deepest = 0
+        self.used: list[str] = []
+
+    def _count(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            self.depth += 1
+            self.deepest = max(self.deepest, self.depth)
+            name = self.forbidden.get(frame.f_code)
+            if name is not None and name not in self.used:
+                self.used.append(name)
+        elif event == "return":
+            self.depth -= 1
+
+    def run(self, action: Callable[[], Any]) -> Any:
+        """``action()`` under the watch; AssertionError if the action switched it off."""
+        self.depth = self.deepest = 0
+        previous = sys.getprofile()
+        sys.setprofile(self._count)
+        try:
+            result = action()
+            still_watching = sys.getprofile() == self._count
+        finally:
+            sys.setprofile(previous)
+        if not still_watching:
+            raise AssertionError("it switched off the profiler that watches its calls")
+        return result
+
+
+def check_no_recursion(
+    name: str,
+    answer: Callable[..., Any] | None,
+    *,
+    make_input: Callable[[int], Any],
+    sizes: tuple[int, int] = (10, 300),
+    hint: str = "",
+) -> None:
+    """Check that ``answer`` does not call itself: how deep its calls go must not grow with
+    the size of its input (``make_input(size)`` for the two ``sizes``).
+
+    The depth of the call stack is measured while the answer runs, rather than reading its
+    code for a self-call, so recursion through a renamed helper, a nested function or two
+    functions calling each other is caught too; a loop with a list as a stack stays flat.
+
+    >>> def count_down(n):
+    ...     return 0 if n == 0 else count_down(n - 1)
+    >>> check_no_recursion("count_down", count_down, make_input=lambda n: n)
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ count_down calls itself: its calls go 290 levels deeper for an input \
+of size 300 than for size 10.
+    >>> check_no_recursion("sum", lambda n: sum(range(n)), make_input=lambda n: n)
+    ✔ sum: correct
+    """
+    __tracebackhide__ = True
+    if answer is None:
+        _unanswered(name)
+    if not callable(answer):
+        _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
+    small, large = sizes
+    depths = []
+    for size in sizes:
+        try:
+            with _student_code(name):
+                watch = _CallWatch()
+                argument = make_input(size)
+                watch.run(lambda: answer(argument))  # noqa: B023 - run before the next size
+                depths.append(watch.deepest)
+        except NotImplementedError:
+            _unanswered(name, "the function still raises NotImplementedError")
+        except RecursionError:
+            depths.append(sys.getrecursionlimit())
+        except AssertionError as problem:
+            _fail(name, f": {problem}.", hint)
+        except Exception as error:  # noqa: BLE001 - the student's error is the feedback
+            _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+    growth = depths[1] - depths[0]
+    # A loop's depth does not depend on the size; recursion adds a level per item or more.
+    if growth > (large - small) // 4:
+        message = (
+            f" calls itself: its calls go {growth} levels deeper for an input of size {large} "
+            f"than for size {small}."
+        )
+        _fail(name, message, hint)
     _correct(name)

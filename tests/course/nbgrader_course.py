@@ -16,6 +16,7 @@ Jupyter config and runtime directories all live under the temporary directory). 
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -74,6 +75,43 @@ sys.modules["minigrad_course.checks"] = mc
 }
 
 
+# Appended to an answer cell: it warns and prints, and so does every function it defines,
+# each time it is called (in the grade cells).
+NOISY = """
+
+import functools as _functools
+import inspect as _inspect
+import warnings as _warnings
+
+
+def _noisy(function):
+    @_functools.wraps(function)
+    def noisy(*args, **kwargs):
+        _warnings.warn("a right answer that warns", stacklevel=2)
+        print("a right answer that prints")
+        return function(*args, **kwargs)
+
+    return noisy
+
+
+for _name in {names}:
+    if _inspect.isfunction(globals()[_name]):
+        globals()[_name] = _noisy(globals()[_name])
+_warnings.warn("an answer cell that warns", stacklevel=1)
+print("an answer cell that prints")
+"""
+
+
+def defined_functions(source: str) -> list[str]:
+    tree = ast.parse(source)
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+
+
+def noisy(source: str) -> str:
+    """An answer that works like ``source`` but warns and prints each time it is used."""
+    return source + NOISY.format(names=defined_functions(source))
+
+
 def strip_solution(source: str) -> str:
     """The teacher's answer as a student would type it: the source without the markers."""
     return "\n".join(line for line in source.splitlines() if not SOLUTION_MARKERS.match(line))
@@ -114,6 +152,7 @@ class Course:
     root: Path
     env: dict
     students: list[str] = field(default_factory=list)
+    autograde_log: str = ""
 
     def nbgrader(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         command = [
@@ -186,6 +225,47 @@ def with_wrong(course: Course, name: str, which: int):
     return nb
 
 
+# Sets graded once more with the teacher's answers made to warn and print (``noisy``): a
+# full nbgrader round trip for a few sets; test_graded_fairly.py covers every set in-process.
+NOISY_SETS = ["09_training", "14_control_flow", "16_build_your_own_engine"]
+
+# RestoreLockedCells (minigrad_course/locked_cells.py) in place of nbgrader's OverwriteCells,
+# so that autograde's checksum warning names only edited locked cells.
+RESTORE_LOCKED_CELLS = """
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "minigrad_course.locked_cells.RestoreLockedCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# A right answer slower than the teacher's still finishes (nbgrader's default is 30 s a cell).
+c.Execute.timeout = 300
+"""
+
+
+def noisy_solution(course: Course, name: str):
+    """The solved release, every answer warning and printing (a right answer all the same)."""
+    nb = solved(course, name)
+    for cell in answer_cells(nb):
+        if cell.cell_type == "code":
+            cell.source = noisy(cell.source)
+    return nb
+
+
+def log_by_submission(log: str) -> dict[tuple[str, str], list[str]]:
+    """Autograde's warnings, by (student, set): each follows the submission it names."""
+    warnings: dict[tuple[str, str], list[str]] = {}
+    current = None
+    for line in log.splitlines():
+        named = re.search(r"submitted/([^/\s]+)/([^/\s]+)/", line)
+        if named:
+            current = named.groups()
+        elif "WARNING" in line and current is not None:
+            warnings.setdefault(current, []).append(line)
+    return warnings
+
+
 def build(root: Path) -> Course:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"  # nbgrader runs `alembic`
@@ -198,7 +278,10 @@ def build(root: Path) -> Course:
         env[variable] = str(root / folder)
     env.pop("MINIGRAD_AUTOGRADE", None)
     shutil.copytree(SOURCES, root / "source")
-    shutil.copy(TEACHER / "nbgrader_config.py", root / "nbgrader_config.py")
+    config = (TEACHER / "nbgrader_config.py").read_text()
+    if "RestoreLockedCells" not in config:  # merge note: teacher/nbgrader_config.py gets it
+        config += RESTORE_LOCKED_CELLS
+    (root / "nbgrader_config.py").write_text(config)
     course = Course(root=root, env=env)
     course.nbgrader("generate_assignment", "*", "--force")
 
@@ -217,7 +300,10 @@ def build(root: Path) -> Course:
         for cell in grade_cells(nb):
             cell.source = "pass"
         course.submit("cheat-locked", name, nb)
+    for name in NOISY_SETS:
+        course.submit("noisy", name, noisy_solution(course, name))
 
-    course.nbgrader("autograde", "*", "--force")
+    graded = course.nbgrader("autograde", "*", "--force")
+    course.autograde_log = graded.stdout + graded.stderr
     course.nbgrader("generate_feedback", "*", "--force")
     return course

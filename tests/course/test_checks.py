@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -284,3 +285,201 @@ def test_the_examples_in_the_docstrings_hold(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+# --------------------------------------------------------------------------- warnings
+def warns_then_squares(x):
+    import warnings
+
+    warnings.warn("this answer warns, and is right all the same", stacklevel=2)
+    return x * x
+
+
+def prints_to_stderr_then_squares(x):
+    import sys
+
+    print("a log line on stderr", file=sys.stderr)
+    return x * x
+
+
+@pytest.mark.parametrize("answer", [warns_then_squares, prints_to_stderr_then_squares])
+def test_a_right_answer_that_warns_passes_and_writes_nothing_to_stderr(capsys, answer):
+    # nbgrader fails a grade cell with anything on stderr: the check keeps stderr clean and
+    # repeats the warning on stdout as a note.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning escaping the check would raise here
+        mc.check_function("square", answer, points=[2.0, 3.0], expected=[4.0, 9.0])
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "✔ square: correct" in out and "costs no marks" in out
+    assert ("right all the same" in out) == (answer is warns_then_squares)
+
+
+def test_a_wrong_answer_that_warns_still_fails():
+    def warns_and_is_wrong(x):
+        warnings.warn("careful", stacklevel=2)
+        return x + 1
+
+    assert "is not right" in fails(
+        mc.check_function, "square", warns_and_is_wrong, points=[2.0], expected=[4.0]
+    )
+
+
+def test_a_warning_turned_into_an_error_by_the_answer_is_still_a_failure():
+    def errors_on_warnings(x):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            warnings.warn("now an error", stacklevel=2)
+        return x * x
+
+    assert "raised UserWarning: now an error" in fails(
+        mc.check_function, "square", errors_on_warnings, points=[2.0], expected=[4.0]
+    )
+
+
+def test_check_raises_and_gradcheck_catch_warnings_too(capsys):
+    def warns_then_fails():
+        warnings.warn("about to fail", stacklevel=2)
+        raise ValueError("bad shape")
+
+    def warning_sine(t):
+        warnings.warn("sine warns", stacklevel=2)
+        return t.sin()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mc.check_raises("the error", warns_then_fails, ValueError, match="bad shape")
+        x = mg.tensor([0.5, 2.0], dtype=mg.float64, requires_grad=True)
+        mc.check_gradcheck("sine", warning_sine, [x])
+    out, err = capsys.readouterr()
+    assert err == "" and out.count("correct") == 2 and "sine warns" in out
+
+
+def test_equivalent_types_of_a_function_result_are_accepted():
+    def as_tensor(x):
+        return mg.tensor(x * x)
+
+    def as_tuple(x):
+        return (x, x * x)
+
+    mc.check_function("square", as_tensor, points=[3.0], expected=[9.0])
+    mc.check_function("pair", as_tuple, points=[3.0], expected=[[3.0, 9.0]])
+
+
+# --------------------------------------------------------------------------- recursion
+def chain(n):
+    return list(range(n))
+
+
+def loop_sum(items):
+    total, stack = 0, list(items)
+    while stack:
+        total += stack.pop()
+    return total
+
+
+def recursive_sum(items):
+    return 0 if not items else items[0] + recursive_sum(items[1:])
+
+
+def renamed_helper_sum(items):
+    def helper(rest):
+        return 0 if not rest else rest[0] + helper(rest[1:])
+
+    return helper(items)
+
+
+def ping(items):
+    return 0 if not items else items[0] + pong(items[1:])
+
+
+def pong(items):
+    return 0 if not items else items[0] + ping(items[1:])
+
+
+def deep_limit_sum(items):
+    import sys
+
+    sys.setrecursionlimit(100_000)
+    return recursive_sum(items)
+
+
+def profiler_off_sum(items):
+    import sys
+
+    sys.setprofile(None)
+    return recursive_sum(items)
+
+
+def test_a_loop_passes_the_no_recursion_check(capsys):
+    mc.check_no_recursion("loop_sum", loop_sum, make_input=chain)
+    assert capsys.readouterr().out == "✔ loop_sum: correct\n"
+
+
+@pytest.mark.parametrize(
+    "answer", [recursive_sum, renamed_helper_sum, ping, deep_limit_sum, profiler_off_sum]
+)
+def test_recursion_is_caught_however_it_is_hidden(answer):
+    limit = __import__("sys").getrecursionlimit()
+    try:
+        message = fails(mc.check_no_recursion, "total", answer, make_input=chain, hint="Loop.")
+    finally:
+        __import__("sys").setrecursionlimit(limit)
+    assert ("calls itself" in message or "switched off the profiler" in message) and (
+        "Hint: Loop." in message
+    )
+
+
+def test_an_unanswered_no_recursion_check_says_so():
+    def placeholder(items):
+        raise NotImplementedError()
+
+    assert "not answered yet" in fails(
+        mc.check_no_recursion, "total", placeholder, make_input=chain
+    )
+
+
+# --------------------------------------------------------------------------- forbidden functions
+def summed_down(grad, shape):
+    return grad.sum(dim=0)
+
+
+def ready_made(grad, shape):
+    return grad.sum_to_size(shape)
+
+
+def ready_made_through_an_alias(grad, shape):
+    shrink = mg.Tensor.sum_to_size
+    return shrink(grad, shape)
+
+
+def test_a_forbidden_function_fails_however_it_is_reached():
+    use = lambda answer, point: answer(mg.tensor([[1.0, 2.0], [3.0, 4.0]]), point)  # noqa: E731
+    mc.check_function(
+        "sum_to_shape",
+        summed_down,
+        points=[(2,)],
+        expected=[[4.0, 6.0]],
+        call=use,
+        forbidden=[mg.Tensor.sum_to_size],
+    )
+    for answer in (ready_made, ready_made_through_an_alias):
+        message = fails(
+            mc.check_function,
+            "sum_to_shape",
+            answer,
+            points=[(2,)],
+            expected=[[4.0, 6.0]],
+            call=use,
+            forbidden=[mg.Tensor.sum_to_size],
+            hint="Write it.",
+        )
+        assert "uses Tensor.sum_to_size, which this exercise rules out" in message
+        assert "Hint: Write it." in message
+
+
+def test_a_single_number_tensor_counts_as_its_number_in_an_exact_check():
+    mc.check_equal("count", mg.tensor(3), expected=3)
+    mc.check_equal("flag", mg.tensor(True), fingerprint=fingerprint(True))
+    mc.check_equal("pairs", [(1, mg.tensor(2.0))], expected=[(1, 2)])
+    assert "is not right" in fails(mc.check_equal, "flag", mg.tensor(1), expected=True)

@@ -16,12 +16,14 @@ import re
 import pytest
 from nbgrader_course import (
     CHEATS,
+    NOISY_SETS,
     RELEASED,
     SETS,
     WRONG,
     by_id,
     error_text,
     grade_cells,
+    log_by_submission,
     nbgrader_meta,
 )
 
@@ -155,6 +157,8 @@ def test_validate_fails_on_wrong_answers_and_passes_the_solutions(course):
 @pytest.mark.parametrize("name", SETS)
 def test_feedback_is_written_for_every_submission(course, name):
     for student in course.students:
+        if not course.submission_path(student, name).exists():
+            continue  # "noisy" submitted a few sets only
         page = html.unescape(course.feedback(student, name))
         score, max_score, _ = course.scores(student, name)
         assert f"{score:g}" in page and f"{max_score:g}" in page
@@ -162,3 +166,32 @@ def test_feedback_is_written_for_every_submission(course, name):
         # (not even in a traceback of a hidden test that failed, after a cheat).
         assert "BEGIN HIDDEN TESTS" not in page and "_mc.check" not in page
         assert "expected=" not in page and "most recent call last" not in page
+
+
+@pytest.mark.parametrize("name", NOISY_SETS)
+def test_a_right_answer_that_warns_and_prints_gets_full_marks(course, name):
+    score, max_score, cells = course.scores("noisy", name)
+    assert max_score > 0 and score == max_score, cells
+    nb = course.autograded("noisy", name)
+    notes = "".join(
+        out.get("text", "")
+        for cell in grade_cells(nb)
+        for out in cell.get("outputs", [])
+        if out.get("name") == "stdout"
+    )
+    # The functions' warnings reached the student, on stdout, as a note.
+    assert "a right answer that warns" in notes and "costs no marks" in notes
+
+
+def test_autograde_warns_only_about_the_locked_cells_that_were_edited(course):
+    warned = log_by_submission(course.autograde_log)
+    assert "Attribute 'checksum'" not in course.autograde_log
+    for student in course.students:
+        for name in SETS:
+            edited = [line for line in warned.get((student, name), []) if "was edited" in line]
+            if student != "cheat-locked":
+                assert edited == [], (student, name, edited[:2])
+            else:  # every grade cell of this submission was emptied
+                expected = {nbgrader_meta(c)["grade_id"] for c in grade_cells(course.release(name))}
+                named = {re.search(r"Locked cell (\S+) was edited", line)[1] for line in edited}
+                assert named == expected, name

@@ -39,10 +39,16 @@ def fixed(x):
     h.sub_(1)
     return (h * x).sum()"""
 
+# Right values, but with the ready-made function that the exercise says not to use.
+READY_MADE_SUM_TO_SIZE = """\
+def sum_to_shape(grad, shape):
+    return grad.sum_to_size(shape)"""
+
 WRONG = {
     "ex1_answer": [
         (MEAN_NOT_SUM, "sum, do not average"),
         (ONLY_LEADING_DIMS, "Dimensions of size 1 in shape were stretched too"),
+        (READY_MADE_SUM_TO_SIZE, "uses Tensor.sum_to_size, which this exercise rules out"),
     ],
     "ex2_answer": [
         (SIGMOID_SAVES_INPUT, "the input, or the output?"),

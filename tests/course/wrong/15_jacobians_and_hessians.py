@@ -16,6 +16,14 @@ def hessian_times(g, p, u):
     (result,) = mg.autograd.grad((gradient * u).sum(), p)
     return result"""
 
+# Right values, from the ready-made function instead of two calls to autograd.grad.
+HESSIAN_TIMES_READY_MADE = """\
+from minigrad.autograd.functional import hvp as hessian_vector
+
+
+def hessian_times(g, p, u):
+    return hessian_vector(g, p, u)[1]"""
+
 WRONG = {
     "ex1_answer": [
         ("shapes = [(), (2, 3), (2,), ()]", "the Jacobian adds the input's shape"),
@@ -32,5 +40,6 @@ WRONG = {
     "ex4_answer": [
         (HESSIAN_TIMES_GRADIENT_ONLY, "That is the gradient of g"),
         (HESSIAN_TIMES_NO_CREATE_GRAPH, "needs create_graph=True"),
+        (HESSIAN_TIMES_READY_MADE, "uses hvp, which this exercise rules out"),
     ],
 }
