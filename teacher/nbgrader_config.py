@@ -21,3 +21,16 @@ c.GenerateFeedback.preprocessors = [
     "minigrad_course.feedback.ShortErrors",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+# Autograde puts back each locked cell as the teacher wrote it. nbgrader's own OverwriteCells
+# compares against a checksum taken before the hidden tests were removed, so it warned about
+# every graded cell of every submission; RestoreLockedCells compares with the cell as
+# released and warns only about a locked cell the student edited.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "minigrad_course.locked_cells.RestoreLockedCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# A right answer slower than the teacher's still finishes (nbgrader's default is 30 s a cell).
+c.Execute.timeout = 300

@@ -229,20 +229,6 @@ def with_wrong(course: Course, name: str, which: int):
 # full nbgrader round trip for a few sets; test_graded_fairly.py covers every set in-process.
 NOISY_SETS = ["09_training", "14_control_flow", "16_build_your_own_engine"]
 
-# RestoreLockedCells (minigrad_course/locked_cells.py) in place of nbgrader's OverwriteCells,
-# so that autograde's checksum warning names only edited locked cells.
-RESTORE_LOCKED_CELLS = """
-c.Autograde.sanitize_preprocessors = [
-    "nbgrader.preprocessors.ClearOutput",
-    "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    "minigrad_course.locked_cells.RestoreLockedCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-# A right answer slower than the teacher's still finishes (nbgrader's default is 30 s a cell).
-c.Execute.timeout = 300
-"""
-
 
 def noisy_solution(course: Course, name: str):
     """The solved release, every answer warning and printing (a right answer all the same)."""
@@ -278,10 +264,7 @@ def build(root: Path) -> Course:
         env[variable] = str(root / folder)
     env.pop("MINIGRAD_AUTOGRADE", None)
     shutil.copytree(SOURCES, root / "source")
-    config = (TEACHER / "nbgrader_config.py").read_text()
-    if "RestoreLockedCells" not in config:  # merge note: teacher/nbgrader_config.py gets it
-        config += RESTORE_LOCKED_CELLS
-    (root / "nbgrader_config.py").write_text(config)
+    shutil.copy(TEACHER / "nbgrader_config.py", root / "nbgrader_config.py")
     course = Course(root=root, env=env)
     course.nbgrader("generate_assignment", "*", "--force")
 
