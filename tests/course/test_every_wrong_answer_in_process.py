@@ -1,8 +1,8 @@
-"""Set 18, Forward mode: every typical wrong answer gets its hint, in-process.
+"""Sets 17 and 18: every typical wrong answer gets its hint, in-process.
 
 ``test_round_trip.py`` grades the first two wrong answers of each exercise under nbgrader;
-this runs all of them (``wrong/18_forward_mode.py``) straight through the released check
-cells, and the teacher's solutions through the checks and the hidden tests, in seconds.
+this runs all of them (``wrong/<set>.py``) straight through the released check cells, and
+the teacher's solutions through the checks and the hidden tests, in seconds.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import io
 import pytest
 from nbgrader_course import RELEASED, SOURCES, WRONG, by_id, nbgrader_meta, read, strip_solution
 
-NAME = "18_forward_mode"
+SETS = ["17_backprop_by_hand", "18_forward_mode"]
 
 
 def run(cells_to_run) -> dict:
@@ -25,11 +25,11 @@ def run(cells_to_run) -> dict:
     return namespace
 
 
-def released_with(answers: dict[str, str]):
-    """The released notebook's code cells, with the answer cells replaced by ``answers`` and
+def released_with(name: str, answers: dict[str, str]):
+    """Set ``name``'s released code cells, with the answer cells replaced by ``answers`` and
     every other answer cell by the teacher's solution."""
-    solutions = by_id(read(SOURCES / NAME / f"{NAME}.ipynb"))
-    released = read(RELEASED / NAME / f"{NAME}.ipynb")
+    solutions = by_id(read(SOURCES / name / f"{name}.ipynb"))
+    released = read(RELEASED / name / f"{name}.ipynb")
     code = []
     for cell in released.cells:
         if cell.cell_type != "code":
@@ -45,25 +45,28 @@ def released_with(answers: dict[str, str]):
     return code
 
 
-def test_the_teachers_notebook_passes_its_checks_and_hidden_tests():
-    source = read(SOURCES / NAME / f"{NAME}.ipynb")
+@pytest.mark.parametrize("name", SETS)
+def test_the_teachers_notebook_passes_its_checks_and_hidden_tests(name):
+    source = read(SOURCES / name / f"{name}.ipynb")
     run([cell for cell in source.cells if cell.cell_type == "code"])
 
 
-def test_the_solutions_pass_the_released_checks():
-    run(released_with({}))
+@pytest.mark.parametrize("name", SETS)
+def test_the_solutions_pass_the_released_checks(name):
+    run(released_with(name, {}))
 
 
 WRONG_ANSWERS = [
-    pytest.param(answer_id, code, hint, id=f"{answer_id}-{i}")
-    for answer_id, mistakes in WRONG[NAME].items()
+    pytest.param(name, answer_id, code, hint, id=f"{name}-{answer_id}-{i}")
+    for name in SETS
+    for answer_id, mistakes in WRONG[name].items()
     for i, (code, hint) in enumerate(mistakes)
 ]
 
 
-@pytest.mark.parametrize(("answer_id", "code", "hint"), WRONG_ANSWERS)
-def test_a_wrong_answer_fails_its_check_with_its_hint(answer_id, code, hint):
-    notebook = released_with({answer_id: code})
+@pytest.mark.parametrize(("name", "answer_id", "code", "hint"), WRONG_ANSWERS)
+def test_a_wrong_answer_fails_its_check_with_its_hint(name, answer_id, code, hint):
+    notebook = released_with(name, {answer_id: code})
     ids = [nbgrader_meta(cell).get("grade_id") for cell in notebook]
     check = ids.index(answer_id.replace("_answer", "_check"))
     run(notebook[:check])  # everything before the check runs
