@@ -30,6 +30,7 @@ import ipywidgets
 
 from ._browser import GraphvizView
 from ._controls import SliderButtons
+from ._fallback import fallback_picture, with_fallback
 from ._markup import Markup, html, join
 from ._svg import Timeline
 
@@ -74,6 +75,8 @@ class SteppedPicture(ipywidgets.VBox):
     dot: str
     text_copies: dict
     scope: str
+    graph: Any  # the drawing's graph (widgets._graph), its output box first ("t0")
+    _fallback: tuple[str, str]  # for viewers without widgets: the steps in words, the end's DOT
 
     # -- the state, for scripts and tests ---------------------------------------------------
     @property
@@ -100,6 +103,23 @@ class SteppedPicture(ipywidgets.VBox):
     def html(self) -> str:
         """The HTML of the frame shown now, under the picture: its panel."""
         return self.frames[self.position]
+
+    @property
+    def current(self) -> Any:
+        """The record of the step shown last, ``None`` before the first step."""
+        return self.steps[self.position - 1] if self.position else None
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}({self.graph.nodes['t0'].title}: {self.num_steps} steps, "
+            f"position {self.position})"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        data = super()._repr_mimebundle_(**kwargs)
+        summary, end_dot = self._fallback
+        png, note = fallback_picture(end_dot)  # made once, however often it is shown
+        return with_fallback(data, f"{self!r}\n{summary}", png, note)
 
     def step(self) -> None:
         """Show one more step (nothing happens at the end)."""

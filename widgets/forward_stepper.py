@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from minigrad import Tensor
 from minigrad.autograd import forward_ad
@@ -46,7 +45,6 @@ from minigrad.engine import ForwardStep
 from minigrad.function import AccumulateGrad
 
 from . import _graph, _local
-from ._fallback import fallback_picture, with_fallback
 from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, short_value
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
@@ -209,19 +207,7 @@ class ForwardStepper(SteppedPicture):
     @property
     def current(self) -> ForwardStep | None:
         """The record of the step shown last, ``None`` before the first step."""
-        return self.steps[self.position - 1] if self.position else None
-
-    def __repr__(self) -> str:
-        return (
-            f"ForwardStepper({self.graph.nodes['t0'].title}: {self.num_steps} steps, "
-            f"position {self.position})"
-        )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = super()._repr_mimebundle_(**kwargs)
-        summary, end_dot = self._fallback
-        png, note = fallback_picture(end_dot)  # made once, however often it is shown
-        return with_fallback(data, f"{self!r}\n{summary}", png, note)
+        return super().current
 
 
 def dual_text(value: str, tangent: str) -> str:

@@ -66,7 +66,6 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.graph import nodes as graph_nodes
 
 from . import _graph, _local, _yours, protocol
-from ._fallback import fallback_picture, with_fallback
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -298,23 +297,11 @@ class BackwardStepper(SteppedPicture):
     @property
     def current(self) -> Step | None:
         """The engine's record of the step shown last, ``None`` before the first step."""
-        return self.steps[self.position - 1] if self.position else None
+        return super().current
 
     def run(self) -> None:
         """Jump to the end: every ``.grad`` as ``backward()`` left it."""
         self.position = self.num_steps
-
-    def __repr__(self) -> str:
-        return (
-            f"BackwardStepper({self.graph.nodes['t0'].title}: {self.num_steps} steps, "
-            f"position {self.position})"
-        )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = super()._repr_mimebundle_(**kwargs)
-        summary, end_dot = self._fallback
-        png, note = fallback_picture(end_dot)  # made once, however often it is shown
-        return with_fallback(data, f"{self!r}\n{summary}", png, note)
 
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:  # type: ignore[override]
