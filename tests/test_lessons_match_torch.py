@@ -20,6 +20,11 @@ import nbformat
 import pytest
 
 torch = pytest.importorskip("torch")
+# torch 2.13 warns from inside its own forward-mode code (lesson 18) that torch.jit.script is
+# deprecated: not ours to show
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:`torch.jit.script` is deprecated:DeprecationWarning"
+)
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
