@@ -115,11 +115,16 @@ def show_cell(page, index: int):
     return cell
 
 
-def open_lesson(page, base_url: str, token: str, name: str) -> None:
-    page.goto(f"{base_url}/lab/tree/{name}?reset&token={token}")
+def expect_kernel_idle(page) -> None:
+    """The open notebook's kernel has started and is idle, as its status bar says."""
     expect(page.locator("#jp-main-statusbar")).to_contain_text(
         re.compile(r"Python 3 \(ipykernel\)\s*\|\s*Idle"), timeout=60_000
     )
+
+
+def open_lesson(page, base_url: str, token: str, name: str) -> None:
+    page.goto(f"{base_url}/lab/tree/{name}?reset&token={token}")
+    expect_kernel_idle(page)
 
 
 def shut_down_kernels(page, base_url: str, token: str) -> None:
@@ -184,6 +189,9 @@ def test_landing_page_is_the_readme_as_a_page_and_a_link_opens_a_lesson(page, co
     expect(current).to_contain_text("03_backward_step_by_step.ipynb")
     lesson = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown").first
     expect(lesson).to_contain_text("Lesson 3 · Backward, one node at a time")
+    # Shut its kernel down only once it has started: a kernel deleted while it starts left
+    # the server answering every later GET /api/kernels with an error (seen in CI).
+    expect_kernel_idle(page)
     shut_down_kernels(page, base_url, token)
 
 
@@ -199,31 +207,33 @@ def test_lesson_opens_rendered_and_runs_to_steppers_at_step_0(
     page, course, artifacts, lab_tools, name
 ):
     base_url, token, folder, _ = course
-    open_lesson(page, base_url, token, name)
-    check_rendered(page, folder, name)
-    number = name[:2].lstrip("0")
-    screenshot_at_first_widget(page, folder, name, artifacts / f"lesson{number}_opened.png")
+    try:
+        open_lesson(page, base_url, token, name)
+        check_rendered(page, folder, name)
+        number = name[:2].lstrip("0")
+        screenshot_at_first_widget(page, folder, name, artifacts / f"lesson{number}_opened.png")
 
-    lab_tools.run_all(page)
-    page.wait_for_timeout(1000)
-    lab_tools.wait_until_idle(page, base_url, token)
-    cells = check_rendered(page, folder, name)
-    steppers = [cell for cell in cells.values() if cell.locator(".minigrad-stepper").count()]
-    if name.startswith("04"):
-        assert not steppers  # lesson 4's widget is the accumulation table
-    for cell in steppers:
-        expect(cell.locator(".minigrad-frame:visible")).to_have_attribute("data-position", "0")
-        boxes, state = box_lines(cell, lab_tools.READ_STEPPER)
-        assert state["position"] == 0
-        for first, lines in boxes.items():
-            if first.endswith("(leaf)") and name.startswith("03"):
-                assert lines[-1] == "grad None", lines  # before the pass: nothing yet
-            if "Backward" in first and "(from create_graph)" not in lines:
-                assert lines[-1] == "grad —", lines  # no gradient has arrived yet
-        if name.startswith("07"):
-            # x.grad.backward() adds into x.grad, which holds f'(2) = 12 before the pass
-            # (24 only after it): at step 0 its box shows the value before the pass.
-            value = boxes["x.grad"][-1]
-            assert re.fullmatch(r"value 12\.?0*", value), boxes["x.grad"]
-            assert re.fullmatch(r"grad 12\.?0*", boxes["x (leaf)"][-1]), boxes["x (leaf)"]
-    shut_down_kernels(page, base_url, token)
+        lab_tools.run_all(page)
+        page.wait_for_timeout(1000)
+        lab_tools.wait_until_idle(page, base_url, token)
+        cells = check_rendered(page, folder, name)
+        steppers = [cell for cell in cells.values() if cell.locator(".minigrad-stepper").count()]
+        if name.startswith("04"):
+            assert not steppers  # lesson 4's widget is the accumulation table
+        for cell in steppers:
+            expect(cell.locator(".minigrad-frame:visible")).to_have_attribute("data-position", "0")
+            boxes, state = box_lines(cell, lab_tools.READ_STEPPER)
+            assert state["position"] == 0
+            for first, lines in boxes.items():
+                if first.endswith("(leaf)") and name.startswith("03"):
+                    assert lines[-1] == "grad None", lines  # before the pass: nothing yet
+                if "Backward" in first and "(from create_graph)" not in lines:
+                    assert lines[-1] == "grad —", lines  # no gradient has arrived yet
+            if name.startswith("07"):
+                # x.grad.backward() adds into x.grad, which holds f'(2) = 12 before the pass
+                # (24 only after it): at step 0 its box shows the value before the pass.
+                value = boxes["x.grad"][-1]
+                assert re.fullmatch(r"value 12\.?0*", value), boxes["x.grad"]
+                assert re.fullmatch(r"grad 12\.?0*", boxes["x (leaf)"][-1]), boxes["x (leaf)"]
+    finally:
+        shut_down_kernels(page, base_url, token)  # the next lesson starts alone
