@@ -12,6 +12,7 @@ graph has and the name as typed.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -34,38 +35,21 @@ NAMES = [
     "n" * 250 + "<i>" + "m" * 247,
 ]
 
-SETUP = '''import minigrad as mg
-import minigrad.graph
+# The engine of one's own is the widgets test's (tests/widgets/toy_engine.py), run in the notebook.
+TOY_ENGINE = (Path(__file__).parents[1] / "widgets" / "toy_engine.py").read_text()
+SETUP = (
+    """import minigrad as mg
 import widgets
 
-
-class Value:
-    """An engine of one's own (widgets.protocol) whose ops are called whatever it is told."""
-
-    def __init__(self, data, inputs=(), op="", local_backward=None):
-        self.data, self.grad, self.op = data, 0.0, op
-        self.next_functions = tuple((value, 0) for value in inputs)
-        self.local_backward = local_backward or (lambda grad: ())
-        self.formula = op
-
-    def name(self):
-        return self.op
-
-    def backward(self):
-        self.grad = 1.0
-        steps = []
-        for node in minigrad.graph.nodes([self]):
-            grads_sent = node.local_backward(node.grad)
-            for (value, _), grad in zip(node.next_functions, grads_sent):
-                value.grad += grad
-            steps.append((node, node.grad, grads_sent))
-        return steps
-
+"""
+    + TOY_ENGINE
+    + """
 
 def own_engine(name):
     x, w = Value(2.0), Value(3.0)
     out = Value(6.0, (x, w), name, lambda g: (g * 3.0, g * 2.0))
-    return widgets.BackwardStepper(out, names={name: x, "w": w, name + "!": out})'''
+    return widgets.BackwardStepper(out, names={name: x, "w": w, name + "!": out})"""
+)
 
 
 def minigrad_stepper(name: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import importlib.util
 import json
 import re
 import shutil
@@ -30,6 +31,7 @@ import warnings
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from html.parser import HTMLParser
+from pathlib import Path
 from types import SimpleNamespace
 
 import ipywidgets
@@ -61,29 +63,17 @@ HARMLESS = "plain"
 
 
 # --------------------------------------------------------------------------- the widgets
-class Value:
-    """A toy scalar engine following widgets.protocol, its words chosen by the caller: the
-    op names, the formula, and possibly a leaf's value are the hostile string."""
+def load_toy_engine():
+    """``tests/widgets/toy_engine.py``: an engine of one's own, shared with the browser test."""
+    spec = importlib.util.spec_from_file_location(
+        "toy_engine", Path(__file__).with_name("toy_engine.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def __init__(self, data, inputs=(), op="", local_backward=None, formula=None):
-        self.data, self.grad, self.op = data, 0.0, op
-        self.next_functions = tuple((value, 0) for value in inputs)
-        self.local_backward = local_backward or (lambda grad: ())
-        if formula is not None:
-            self.formula = formula
 
-    def name(self):
-        return self.op
-
-    def backward(self):
-        self.grad = 1.0
-        steps = []
-        for node in minigrad.graph.nodes([self]):
-            grads_sent = node.local_backward(node.grad)
-            for (value, _), grad in zip(node.next_functions, grads_sent):
-                value.grad += grad
-            steps.append((node, node.grad, grads_sent))
-        return steps
+Value = load_toy_engine().Value
 
 
 def own_engine(name):
