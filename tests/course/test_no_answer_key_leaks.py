@@ -24,7 +24,7 @@ rule:
 - it is scaffolding, in the key of half the sets or more (the hidden tests' fresh import of
   the checks);
 - students see it anyway: in a teacher's notebook outside the key (the statement, given
-  code, the visible checks), in a released set, in a lesson, or in the library's own source
+  code, the visible checks), in a lesson, or in the library's own source
   (``minigrad``, ``widgets``, ``minigrad_course`` ship in every channel by design, and an
   exercise such as set 16's engine shares idioms with them);
 - it is one of the few plain idioms in ``IDIOMS``, which the project's other code writes
@@ -125,9 +125,9 @@ def public_lines() -> set[str]:
             source = cell_text({"source": cell.get("source", "")})
             if cell.get("cell_type") != "markdown" or not key_regions(cell):
                 lines.update(map(normalise, HIDDEN.sub("", SOLUTION.sub("", source)).splitlines()))
-    notebooks = [*(ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")]
-    notebooks += (ROOT / "notebooks" / "exercises").glob("*/*.ipynb")
-    for path in notebooks:
+    # Not the released sets: they are searched, and what they hold beyond the teacher's
+    # given code and statements would be a leak.
+    for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"):
         for cell in notebook_cells(path.read_bytes()):
             lines.update(map(normalise, cell_text(cell).splitlines()))
     for package in ("minigrad", "widgets", "minigrad_course"):
@@ -369,7 +369,15 @@ def test_the_student_release_zip_has_what_a_student_needs(built):
     (wheel,) = [name for name in names if name.endswith(".whl")]
     readme = zipfile.ZipFile(archive).read("minigrad-course/README.md").decode()
     # The README installs the very wheel it ships, and tells no one to clone anything.
-    assert wheel.removeprefix("minigrad-course/") in readme and "git clone" not in readme
+    assert wheel.removeprefix("minigrad-course/") in readme and "clone" not in readme
+
+
+def test_students_are_never_sent_to_this_repository_for_graded_work():
+    landing = (ROOT / "notebooks" / "README.md").read_text()
+    assert "clone" not in landing and "take them from your teacher" in landing
+    readme = (ROOT / "README.md").read_text()
+    students = readme.split("**Students in a class that grades the exercise sets**")[1]
+    assert "do not start here" in students.split("\n\n")[0]
 
 
 def test_the_jupyterlite_site_holds_no_answer_key(lite_site, key, key_digests):
