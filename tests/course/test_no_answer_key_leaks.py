@@ -53,7 +53,9 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbformat.sign import NotebookNotary
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_FOLDERS = ("teacher", "tests/course")  # what binder/.dockerignore and MANIFEST.in drop
@@ -311,7 +313,14 @@ def built(tmp_path_factory) -> dict[str, Path]:
 
 # --------------------------------------------------------------------------- the tests
 def test_the_image_home_holds_no_answer_key(image_home, key, key_digests):
-    assert (image_home / "notebooks" / "01_gradients.ipynb").is_file()  # the course is there
+    lesson = image_home / "notebooks" / "01_gradients.ipynb"
+    # The course is there, and the rest of postBuild ran after the pruning: the lesson is
+    # signed in the prefix's signature database.
+    share = image_home.parent / "prefix" / "share" / "jupyter"
+    notary = NotebookNotary(
+        db_file=str(share / "nbsignatures.db"), secret_file=str(share / "notebook_secret")
+    )
+    assert notary.check_signature(nbformat.read(lesson, as_version=4))
     assert not (image_home / ".git").exists()  # the history holds every past key
     assert leaks(image_home, key, key_digests) == []
 
