@@ -184,9 +184,6 @@ def key_digests() -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- searching a channel
-ARCHIVES = (".zip", ".whl", ".tar.gz", ".tgz")
-
-
 def members(name: str, data: bytes) -> Iterator[tuple[str, bytes]]:
     """The file ``name``, or, for an archive, every file inside it (archives in archives too)."""
     if name.endswith((".zip", ".whl")):
@@ -227,8 +224,8 @@ def leaks(folder: Path, key: dict[str, str], key_digests: dict[str, str]) -> lis
     """What of the key ``folder`` holds, one line of explanation each (empty: nothing)."""
     found = []
     for name, data in channel_files(folder):
-        inner = name.split("!")[-1]
-        if any(f"{part}/" in f"/{inner}" for part in (f"/{k}" for k in KEY_FOLDERS)):
+        inner = "/" + name.split("!")[-1]  # the path inside the innermost archive
+        if any(f"/{folder}/" in inner for folder in KEY_FOLDERS):
             found.append(f"{name}: a file of the answer key's folders")
         if digest(data) in key_digests:
             found.append(f"{name}: the content of {key_digests[digest(data)]}")
@@ -395,7 +392,7 @@ def test_the_jupyterlite_site_holds_no_answer_key(lite_site, key, key_digests):
 
 def test_the_search_finds_a_planted_leak(tmp_path, key, key_digests):
     """The search can fail: a solution line in a text file, a teacher's notebook inside a zip
-    inside a wheel-like archive, and a hidden test's line in a notebook cell are all found."""
+    inside a wheel-like archive, and a file in a folder of the key are all found."""
     source = (
         ROOT / "teacher" / "source" / "03_backward_step_by_step" / "03_backward_step_by_step.ipynb"
     )
@@ -406,7 +403,10 @@ def test_the_search_finds_a_planted_leak(tmp_path, key, key_digests):
         archive.writestr("copy/of/a/set.ipynb", source.read_bytes())
     with zipfile.ZipFile(tmp_path / "bundle.whl", "w") as archive:
         archive.writestr("inner.zip", inner.getvalue())
+    (tmp_path / "tests" / "course").mkdir(parents=True)
+    (tmp_path / "tests" / "course" / "anything.txt").write_text("no key line here\n")
     found = leaks(tmp_path, key, key_digests)
+    assert "tests/course/anything.txt: a file of the answer key's folders" in found
     assert any(item.startswith("notes.md: ") for item in found)
     assert any(
         item.startswith("bundle.whl!inner.zip!copy/of/a/set.ipynb: the content of")
