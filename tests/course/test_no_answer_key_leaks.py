@@ -378,6 +378,31 @@ def test_the_student_release_zip_has_what_a_student_needs(built):
     assert wheel.removeprefix("minigrad-course/") in readme and "clone" not in readme
 
 
+def test_the_zipped_wheel_gives_a_student_the_checks(built, tmp_path):
+    """What the archive's README installs is enough for the exercise sets' given code
+    (``from minigrad_course import checks as mc``), with no file of this repository."""
+    (archive,) = built["student-release.zip"].iterdir()
+    zipfile.ZipFile(archive).extractall(tmp_path / "unpacked")
+    (wheel,) = (tmp_path / "unpacked" / "minigrad-course" / "wheels").glob("*.whl")
+    installed = tmp_path / "installed"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
+        + ["--target", str(installed), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    code = "import minigrad as mg, minigrad_course.checks as mc; print(mc.__file__)"
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(shown.stdout.strip()).is_relative_to(installed)
+
+
 def test_students_are_never_sent_to_this_repository_for_graded_work():
     landing = (ROOT / "notebooks" / "README.md").read_text()
     assert "clone" not in landing and "take them from your teacher" in landing
