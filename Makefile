@@ -26,7 +26,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench lite page
+.PHONY: lab test docs bootstrap lint format clean bench lite page student-release
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -87,6 +87,13 @@ bootstrap:
 # docs/jupyterlite.md for what works there and what does not yet.
 lite: bootstrap
 	VENV="$(VENV)" bash scripts/build_lite.sh
+
+# What a teacher hands to students outside a JupyterHub, as one archive,
+# build/student-release.zip: the lessons, the exercise sets as released in
+# notebooks/exercises/, this project's wheel and a README for students; no answer key
+# (docs/teachers.md, "What students receive").
+student-release: bootstrap
+	$(BIN)/python scripts/student_release.py
 
 # minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
 # prints medians and ratios, writes bench/results.json. About 4 minutes.

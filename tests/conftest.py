@@ -7,6 +7,9 @@ Fixtures
     ``requires_dot``    path of Graphviz's ``dot`` program; skips when it is not on PATH.
     ``gc_disabled``     the garbage collector off for the test: whatever is freed must be
                         freed by reference counting alone (no reference cycles left).
+    ``lite_site``       the JupyterLite site (``make lite``), built once per session into a
+                        temporary folder (tests/test_lite.py checks it, and the answer-key
+                        leak test searches it).
 
 Markers (registered in pyproject.toml) do the same for a test, class or module:
 ``oracle`` (needs torch), ``graphviz`` (needs dot), ``browser`` (needs /usr/bin/chromium).
@@ -21,6 +24,8 @@ on every run) when CI is set; HYPOTHESIS_PROFILE=name overrides both.
 import gc
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,6 +101,20 @@ def gc_disabled():
     finally:
         if was_enabled:
             gc.enable()
+
+
+@pytest.fixture(scope="session")
+def lite_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("lite") / "site"
+    # The build tools' venv is kept in build/ (gitignored) between runs, as `make lite` does.
+    result = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build_lite.sh")],
+        env={**os.environ, "VENV": sys.prefix, "OUT": str(out)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
 
 
 _MARKERS = {"oracle": _need_torch, "graphviz": _need_dot, "browser": _need_chromium}

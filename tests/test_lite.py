@@ -6,9 +6,6 @@ from PyPI. The site is built, not run: its Python kernel (Pyodide) and numpy are
 Pyodide's CDN when the page starts, which this test cannot reach (docs/jupyterlite.md)."""
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -17,18 +14,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("lite") / "site"
-    # The build tools' venv is kept in build/ (gitignored) between runs, as `make lite` does.
-    result = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "build_lite.sh")],
-        env={**os.environ, "VENV": sys.prefix, "OUT": str(out)},
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
+@pytest.fixture
+def site(lite_site) -> Path:
+    """The site, built once per session (tests/conftest.py)."""
+    return lite_site
 
 
 def test_site_has_the_lessons_and_the_wheels(site):
