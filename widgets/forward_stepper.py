@@ -49,12 +49,12 @@ from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, sh
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
     FRAME_CLASS,
-    HOW_TO_STEP,
     LEGEND_CLASS,
     NOTE_CLASS,
     PANEL_CLASS,
     PLAY_GLYPHS,
     SteppedPicture,
+    how_to_step,
     new_scope,
     panel,
     timeline,
@@ -62,6 +62,7 @@ from ._stepping import (
 )
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
 from .draw import BLUE, BLUISH_GREEN, GREY, Drawing, add_boxes, label_lines, new_digraph
+from .i18n import _
 
 # Classes on the boxes and arrows of the picture, k being a step (1 = the first):
 RAN = "mg-fwd-ran-{}"  # the node step k runs: the current node in frame k, done after
@@ -76,15 +77,30 @@ NOW_COLOUR = "#D55E00"
 
 _NOT_YET = "—"
 
-NOTE = Markup(
-    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
-    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
-    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed, and the '
-    f'tangents with them (<b style="color: {TANGENT_COLOUR}">→ ṫ·ε</b> on an arrow: the '
-    f"tangent it carries; red for this step). A box reads <b>value + tangent·ε</b>, a dual "
-    "number (ε² = 0).</span></div>"
-)
+
+def note() -> Markup:
+    """How to step, and what the arrows and boxes show (the picture's legend)."""
+    legend = html(
+        _(
+            "<b>→</b> forward: how the values were computed, and the tangents with them "
+            "({tangent_arrow} on an arrow: the tangent it carries; red for this step). A box "
+            "reads <b>value + tangent·ε</b>, a dual number (ε² = 0)."
+        ),
+        tangent_arrow=html('<b style="color: {}">→ ṫ·ε</b>', TANGENT_COLOUR),
+    )
+    return join(
+        [
+            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
+            html(
+                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
+                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
+                NOTE_CLASS,
+                how_to_step(),
+                LEGEND_CLASS,
+                legend,
+            ),
+        ]
+    )
 
 
 def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]:
@@ -202,7 +218,7 @@ class ForwardStepper(SteppedPicture):
         self.frames = frames.frames()
         self.picture_style = frames.style()
         self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
-        self._build_controls(join([stylesheet(self.picture_style), NOTE]))
+        self._build_controls(join([stylesheet(self.picture_style), note()]))
 
     @property
     def current(self) -> ForwardStep | None:
@@ -276,7 +292,7 @@ class _ForwardFrames:
                 tangent = step.input_tangents[edge.input_index]
                 if edge.id not in self.edge_tangent and tangent is not None:
                     self.edge_tangent[edge.id] = (k, tangent)
-        for edge_id, (k, _) in self.edge_tangent.items():
+        for edge_id, (k, _tangent) in self.edge_tangent.items():
             self.classes[f"mg-{edge_id}"].append(CARRIES.format(k))
         self.constant = {
             (e.head, e.input_index): graph.nodes[e.tail]

@@ -80,7 +80,6 @@ from ._graph import (
 from ._markup import Markup, html, join, stylesheet
 from ._stepping import (
     FRAME_CLASS,
-    HOW_TO_STEP,
     LEGEND_CLASS,
     NOTE_CLASS,
     PANEL_CLASS,
@@ -88,6 +87,7 @@ from ._stepping import (
     PLAY_CLASS,
     PLAY_GLYPHS,
     SteppedPicture,
+    how_to_step,
     new_scope,
 )
 from ._stepping import panel as _panel
@@ -104,6 +104,7 @@ from .draw import (
     label_lines,
     new_digraph,
 )
+from .i18n import _
 
 # Re-exported: the classes browser tests and stylesheets look for.
 __all__ = [
@@ -136,16 +137,31 @@ DIFFERS_AT = "mg-differs-{}"  # a box whose gradient you wrote, found to differ 
 FREED_AT_END = "mg-freed"  # a node whose saved tensors the pass frees (once it has run)
 SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
 
-# How to step, and which way the arrows point (the picture's legend).
-KERNEL_NOTE = Markup(
-    # Code in the panel as large as its prose: a theme's code font is often 13px or less.
-    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
-    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
-    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed; '
-    f'<b style="color: {VERMILLION}">⇠</b> backward: where the gradients flow (dashed, '
-    "arrowhead at the input: red for this step, green for earlier ones)</span></div>"
-)
+
+def kernel_note() -> Markup:
+    """How to step, and which way the arrows point (the picture's legend)."""
+    legend = html(
+        _(
+            "<b>→</b> forward: how the values were computed; {backward_arrow} backward: where "
+            "the gradients flow (dashed, arrowhead at the input: red for this step, green for "
+            "earlier ones)"
+        ),
+        backward_arrow=html('<b style="color: {}">⇠</b>', VERMILLION),
+    )
+    return join(
+        [
+            # Code in the panel as large as its prose: a theme's code font is often 13px or less.
+            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
+            html(
+                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
+                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
+                NOTE_CLASS,
+                how_to_step(),
+                LEGEND_CLASS,
+                legend,
+            ),
+        ]
+    )
 
 
 class BackwardStepper(SteppedPicture):
@@ -306,7 +322,7 @@ class BackwardStepper(SteppedPicture):
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:  # type: ignore[override]
         picture_style = stylesheet(self.picture_style)
-        super()._build_controls(join([picture_style, KERNEL_NOTE, _yours_legend(self.checks)]))
+        super()._build_controls(join([picture_style, kernel_note(), _yours_legend(self.checks)]))
 
 
 class _Frames:
@@ -350,7 +366,7 @@ class _Frames:
         self.edge_grad: dict[str, tuple[int, Tensor]] = {}  # arrow -> (position, gradient)
         for step in self.steps:
             head = graph.id_of[step.node]
-            for i, ((child, _), grad) in enumerate(
+            for i, ((child, _slot), grad) in enumerate(
                 zip(step.node.next_functions, step.grads_out, strict=False)
             ):
                 if child is not None and grad is not None and child in graph.id_of:
@@ -370,7 +386,7 @@ class _Frames:
         boxes_of = {id(box.tensor): box for box in graph.nodes.values() if box.tensor is not None}
         self.accumulations: dict[str, list[tuple[int, Step]]] = {}
         written_at: dict[int, list[str]] = {}
-        for edge, (when, _) in self.edge_grad.items():
+        for edge, (when, _grad) in self.edge_grad.items():
             written_at.setdefault(when, []).append(edge)
         self.classes: dict[str, list[str]] = {
             f"mg-{element}": [] for element in [*graph.nodes, *(e.id for e in graph.edges)]
@@ -389,7 +405,7 @@ class _Frames:
                 self.classes[f"mg-{edge}"].append(CARRIES.format(position))
                 if self.arrow_head[edge] == head:
                     self.classes[f"mg-{edge}"].append(SENT.format(position))
-            for sender, _ in step.contributions:
+            for sender, _grad in step.contributions:
                 target = self.output_box.id if sender is None else graph.id_of[sender]
                 for edge in self.arrows_between.get((head, target), []):
                     self.classes[f"mg-{edge}"].append(ARRIVES.format(position))
@@ -712,7 +728,7 @@ class _Frames:
         items = []
         head = self.graph.id_of[step.node]
         locals_ = _local.local_derivatives(step.node, self.stepper.saved.get(step.node, {}))
-        for i, ((child, _), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
+        for i, ((child, _slot), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
             if child is None and (head, i) in self.constant:
                 value = self.constant[(head, i)].tensor
                 assert value is not None
