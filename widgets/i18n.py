@@ -181,6 +181,8 @@ def _translations(catalog: str) -> _gettext.NullTranslations:
 
 def _(message: str) -> str:
     """``message`` in the widgets' language: a template for ``html`` or plain text."""
+    if not message:  # gettext("") is the catalog's header
+        return message
     return _translations(language()).gettext(message)
 
 
