@@ -108,7 +108,7 @@ format: bootstrap
 # template, then merge it into the Russian and Chinese catalogs (new entries arrive empty,
 # changed ones fuzzy: the catalog test fails until a translator has seen them).
 catalogs: bootstrap
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -c TRANSLATORS: --add-location=file --sort-by-file \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k plot_gettext -c TRANSLATORS: --add-location=file --sort-by-file \
 	    --project=minigrad --copyright-holder="minigrad contributors" -o widgets/locale/widgets.pot .
 	$(BIN)/pybabel update -i widgets/locale/widgets.pot -d widgets/locale -D widgets \
 	    --ignore-obsolete --previous

@@ -207,6 +207,35 @@ def pgettext(context: str, message: str) -> str:
     return _translations(language()).pgettext(context, message)
 
 
+def plot_gettext(message: str) -> str:
+    """``message`` for a matplotlib plot: translated when matplotlib's fonts can draw every
+    character of the translation, else English. (Matplotlib's default font, DejaVu Sans, has
+    Cyrillic but no Chinese: a missing glyph would draw as a box, with a warning.)"""
+    translated = _(message)
+    return translated if _fonts_draw(translated) else message
+
+
+@functools.lru_cache(maxsize=256)
+def _fonts_draw(text: str) -> bool:
+    if text.isascii():
+        return True
+    from matplotlib import font_manager, rcParams
+    from matplotlib.ft2font import FT2Font
+
+    families = [*rcParams["font.sans-serif"], *rcParams["font.family"]]
+    paths = set()
+    for family in families:
+        try:  # fallback_to_default=False: a missing family is skipped, without a log line
+            properties = font_manager.FontProperties(family=family)
+            paths.add(font_manager.findfont(properties, fallback_to_default=False))
+        except ValueError:
+            continue
+    fonts = [FT2Font(path) for path in paths]
+    return all(
+        char.isspace() or any(font.get_char_index(ord(char)) for font in fonts) for char in text
+    )
+
+
 def N_(message: str) -> str:
     """``message`` itself: marks a string defined at import time for extraction; translate
     it with ``_`` where it is shown."""
