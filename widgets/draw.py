@@ -176,6 +176,15 @@ def value_line(value: str) -> str:
     return _("value {value}").format(value=value)
 
 
+def makes_line(box: GraphNode, show_values: bool = True) -> str:
+    """An op box's line naming the tensor it made (``makes a = 6.``)."""
+    if show_values and box.produced is not None:
+        return _("makes {name} = {value}").format(
+            name=box.produced_name, value=short_value(box.produced)
+        )
+    return _("makes {name}").format(name=box.produced_name)
+
+
 def saved_tensors_freed() -> str:
     """The line of a node whose saved tensors a backward pass freed."""
     return _("saved tensors freed")
@@ -198,13 +207,7 @@ def label_lines(box: GraphNode, show_values: bool = True, show_grads: bool = Tru
     elif box.kind == OP:
         if box.produced is not None and box.node is not None:
             # The caller named the tensor this node made: say so, with its value.
-            if show_values:
-                produced = _("makes {name} = {value}").format(
-                    name=box.produced_name, value=short_value(box.produced)
-                )
-            else:
-                produced = _("makes {name}").format(name=box.produced_name)
-            lines.append(produced)
+            lines.append(makes_line(box, show_values))
         if box.derivative:
             lines.append(_("(from create_graph)"))
         elif box.freed:

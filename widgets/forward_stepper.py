@@ -61,8 +61,17 @@ from ._stepping import (
     width,
 )
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
-from .draw import BLUE, BLUISH_GREEN, GREY, Drawing, add_boxes, label_lines, new_digraph
-from .i18n import _
+from .draw import (
+    BLUE,
+    BLUISH_GREEN,
+    GREY,
+    Drawing,
+    add_boxes,
+    label_lines,
+    makes_line,
+    new_digraph,
+)
+from .i18n import N_, _, ngettext
 
 # Classes on the boxes and arrows of the picture, k being a step (1 = the first):
 RAN = "mg-fwd-ran-{}"  # the node step k runs: the current node in frame k, done after
@@ -76,6 +85,7 @@ TANGENT_COLOUR = BLUE
 NOW_COLOUR = "#D55E00"
 
 _NOT_YET = "—"
+_INPUT = N_("input")  # an input without a name
 
 
 def note() -> Markup:
@@ -226,6 +236,11 @@ class ForwardStepper(SteppedPicture):
         return super().current
 
 
+def tangent_line(value: str) -> str:
+    """A box's line for its tangent (``tangent 1.``), in the widgets' language."""
+    return _("tangent {value}").format(value=value)
+
+
 def dual_text(value: str, tangent: str) -> str:
     """A dual number as the picture writes it.
 
@@ -322,9 +337,9 @@ class _ForwardFrames:
         box = self.graph.nodes[box_id]
         if box_id in self.dual_input:
             primal = self.dual_input[box_id]
-            return f"make_dual({_graph.name_of(self.stepper.names, primal) or 'input'}, …)"
+            return f"make_dual({_graph.name_of(self.stepper.names, primal) or _(_INPUT)}, …)"
         if box.produced_name:
-            return f"{box.title} (makes {box.produced_name})"
+            return _("{node} (makes {tensor})").format(node=box.title, tensor=box.produced_name)
         return box.title
 
     def box_lines(self, box: GraphNode, position: int) -> list[str]:
@@ -332,21 +347,22 @@ class _ForwardFrames:
         lines = list(self._label_lines[box.id])
         if box.id in self.dual_input:
             primal, tangent = self.dual_input[box.id], self.dual_tangent[box.id]
-            name = _graph.name_of(self.stepper.names, primal) or "input"
+            name = _graph.name_of(self.stepper.names, primal) or _(_INPUT)
             return ["make_dual", f"{name} = " + dual_text(self.short(primal), self.short(tangent))]
         if box.id in self.leaf_tangent:
-            return [*lines, "tangent " + self.short(self.leaf_tangent[box.id])]
+            return [*lines, tangent_line(self.short(self.leaf_tangent[box.id]))]
         if box.kind == OUTPUT:
             step = self.step_of.get(box.tensor.grad_fn) if box.tensor is not None else None
             done = step is not None and self.position_of[step.node] <= position
-            return [*lines, "tangent " + (self.short(step.output_tangent) if done else _NOT_YET)]
+            return [*lines, tangent_line(self.short(step.output_tangent) if done else _NOT_YET)]
         if box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
             step = self.step_of.get(box.node)
             if step is None:
                 return lines
-            lines = [line for line in lines if not line.startswith("makes ")]
+            if box.produced is not None:  # the static drawing's line, with its value
+                lines = [line for line in lines if line != makes_line(box)]
             if box.produced_name:
-                lines.append(f"makes {box.produced_name}")
+                lines.append(makes_line(box, show_values=False))
             if self.position_of[box.node] <= position:
                 lines.append(dual_text(self.short(step.output), self.short(step.output_tangent)))
             else:
@@ -436,73 +452,99 @@ class _ForwardFrames:
             )
             lines = [
                 html(
-                    "<b>Before the forward pass</b> of <code>{}</code>: {} step{}. Each input "
-                    "is a dual number, value + tangent·ε: {}.",
-                    out,
-                    total,
-                    "s" if total != 1 else "",
-                    duals,
+                    ngettext(
+                        "<b>Before the forward pass</b> of <code>{out}</code>: {count} step. "
+                        "Each input is a dual number, value + tangent·ε: {duals}.",
+                        "<b>Before the forward pass</b> of <code>{out}</code>: {count} steps. "
+                        "Each input is a dual number, value + tangent·ε: {duals}.",
+                        total,
+                    ),
+                    out=out,
+                    count=total,
+                    duals=duals,
                 ),
-                "Each step runs one op on the values and carries the tangents through it: "
-                "the tangent of its result is the sum, over its inputs, of local derivative × "
-                "that input's tangent.",
+                _(
+                    "Each step runs one op on the values and carries the tangents through it: "
+                    "the tangent of its result is the sum, over its inputs, of local derivative "
+                    "× that input's tangent."
+                ),
             ]
             return panel(lines, position, colour=TANGENT_COLOUR)
         step = self.steps[position - 1]
         head = self.graph.id_of[step.node]
-        lines = [html("<b>Step {} of {}: {}</b>", position, total, self.name(head))]
-        lines.append(html("Forward derivative: <code>{}</code>", step.formula or "(not given)"))
+        lines = [
+            html(
+                _("<b>Step {position} of {total}: {node}</b>"),
+                position=position,
+                total=total,
+                node=self.name(head),
+            )
+        ]
+        lines.append(
+            html(
+                _("Forward derivative: <code>{formula}</code>"),
+                formula=step.formula or _("(not given)"),
+            )
+        )
         lines.append(self.reads(step, head))
         lines.append(self.worked_out(step))
         lines.append(
             html(
-                "Its result: {}, tangent {}; the dual number <code>{}</code>.",
-                self.code(step.output),
-                self.code(step.output_tangent),
-                dual_text(self.short(step.output), self.short(step.output_tangent)),
+                _("Its result: {value}, tangent {tangent}; the dual number <code>{dual}</code>."),
+                value=self.code(step.output),
+                tangent=self.code(step.output_tangent),
+                dual=dual_text(self.short(step.output), self.short(step.output_tangent)),
             )
         )
         if position == total:
             lines.append(
                 html(
-                    "<b>Done</b>: the tangent of <code>{}</code>, {}, is the derivative of the "
-                    "function along the input tangents (a Jacobian-vector product J·v), found in "
-                    "the same single pass as the value.",
-                    out,
-                    self.code(self.stepper.tangent),
+                    _(
+                        "<b>Done</b>: the tangent of <code>{out}</code>, {tangent}, is the "
+                        "derivative of the function along the input tangents (a Jacobian-vector "
+                        "product J·v), found in the same single pass as the value."
+                    ),
+                    out=out,
+                    tangent=self.code(self.stepper.tangent),
                 )
             )
         return panel(lines, position, head, colour=TANGENT_COLOUR)
 
     def input_name(self, box_id: str) -> str:
-        return _graph.name_of(self.stepper.names, self.dual_input[box_id]) or "input"
+        return _graph.name_of(self.stepper.names, self.dual_input[box_id]) or _(_INPUT)
 
     def reads(self, step: ForwardStep, head: str) -> Markup:
         """Each input's value and tangent, as the record has them."""
         items = []
         for i, (value, tangent) in enumerate(zip(step.inputs, step.input_tangents)):
             source = self.input_box.get((head, i))
-            whence = f" (from {self.name(source)})" if source is not None else ""
+            whence = "" if source is None else _(" (from {node})").format(node=self.name(source))
             if tangent is None:
                 items.append(
                     html(
-                        "<li>input {}{}: {}, no tangent: a constant, its tangent is 0</li>",
-                        i,
-                        whence,
-                        self.code(value),
+                        _(
+                            "<li>input {index}{whence}: {value}, no tangent: a constant, its "
+                            "tangent is 0</li>"
+                        ),
+                        index=i,
+                        whence=whence,
+                        value=self.code(value),
                     )
                 )
             else:
                 items.append(
                     html(
-                        "<li>input {}{}: {} with tangent {}</li>",
-                        i,
-                        whence,
-                        self.code(value),
-                        self.code(tangent),
+                        _("<li>input {index}{whence}: {value} with tangent {tangent}</li>"),
+                        index=i,
+                        whence=whence,
+                        value=self.code(value),
+                        tangent=self.code(tangent),
                     )
                 )
-        return html("Its inputs, value and tangent (dual numbers in):<ul>{}</ul>", join(items))
+        return html(
+            _("Its inputs, value and tangent (dual numbers in):<ul>{items}</ul>"),
+            items=join(items),
+        )
 
     def worked_out(self, step: ForwardStep) -> Markup:
         """Σ local derivative × input tangent, in numbers, = the record's output tangent.
@@ -519,20 +561,25 @@ class _ForwardFrames:
                 continue
             local = locals_[i] if i < len(locals_) else None
             if local is None or local.value is None:
-                return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+                return html(
+                    _("Tangent out: <code>{tangent}</code>"), tangent=result.replace("-", "−")
+                )
             factor = _local.number(local.value)
             terms.append(f"{factor} × {_local.number(tangent.detach().numpy())}")
         if not terms:
-            return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+            return html(_("Tangent out: <code>{tangent}</code>"), tangent=result.replace("-", "−"))
         sum_text = " + ".join(terms) + f" = {result}"
         derivatives = join(
             (html("<code>{}</code>", local.text()) for local in locals_ if local is not None),
             ", ",
         )
         return html(
-            "Local derivatives {}; tangent out = Σ local derivative × tangent in: <code>{}</code>",
-            derivatives,
-            sum_text.replace("-", "−"),
+            _(
+                "Local derivatives {derivatives}; tangent out = Σ local derivative × tangent in: "
+                "<code>{sum}</code>"
+            ),
+            derivatives=derivatives,
+            sum=sum_text.replace("-", "−"),
         )
 
     # -- everything ----------------------------------------------------------------------
@@ -542,7 +589,9 @@ class _ForwardFrames:
         for k, step in enumerate(self.steps, 1):
             head = self.graph.id_of[step.node]
             dual = dual_text(self.short(step.output), self.short(step.output_tangent))
-            lines.append(f"step {k}: {self.name(head)}: {dual}")
+            lines.append(
+                _("step {number}: {node}: {dual}").format(number=k, node=self.name(head), dual=dual)
+            )
         return "\n".join(lines)
 
     def frames(self) -> list[Markup]:
