@@ -31,7 +31,7 @@ import ipywidgets
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import fallback_picture, with_fallback
-from ._markup import Markup, html, join
+from ._markup import Markup, html, join, wide_characters
 from ._svg import Timeline
 from .i18n import _
 
@@ -202,8 +202,15 @@ def timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
 
 
 def width(text: str) -> float:
-    """A rough width, enough to pick the widest of a box's texts: digits are narrow."""
-    return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
+    """A rough width, enough to pick the widest of a box's texts: digits are narrow, Chinese
+    characters (``wide_characters``) twice as wide as a letter.
+
+    >>> width("10"), width("ab"), width("梯度")
+    (1.1, 2.0, 4.0)
+    """
+    return sum(
+        0.55 if ch.isdigit() or ch in ".,-" else 2.0 if wide_characters(ch) else 1.0 for ch in text
+    )
 
 
 def panel(
