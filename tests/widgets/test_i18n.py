@@ -357,3 +357,18 @@ def test_the_wheel_ships_the_catalogs():
     for language in TRANSLATED:
         assert LOCALE / language / "LC_MESSAGES" / "widgets.po" in shipped
     assert "babel" in " ".join(config["project"]["dependencies"]).lower()
+
+
+@pytest.mark.parametrize(("language", "script"), [("ru", CYRILLIC), ("zh_CN", HAN)])
+def test_a_students_mistake_is_explained_in_the_language(language, script):
+    widgets.set_language(language)
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    with pytest.raises(ValueError) as shape_error:
+        widgets.BackwardStepper(y, yours={"x": mg.tensor([1.0, 2.0, 3.0])})
+    assert script.search(str(shape_error.value))
+    assert "(3,)" in str(shape_error.value) and "(2,)" in str(shape_error.value)
+    with pytest.raises(ValueError) as name_error:
+        widgets.BackwardStepper(y, yours={"<h>": x})
+    assert script.search(str(name_error.value)) and "'<h>'" in str(name_error.value)
+    assert x.grad is None  # checked before any gradient moved
