@@ -312,18 +312,22 @@ def draw(
     3
     """
     if not outputs:
-        raise TypeError("draw() needs at least one tensor to draw")
+        raise TypeError(_("draw() needs at least one tensor to draw"))
     own_engine = not isinstance(outputs[0], Tensor)  # the values of an engine of one's own
     for i, tensor in enumerate(outputs):
         if not isinstance(tensor, Tensor) and not own_engine:
-            raise TypeError(f"draw() takes Tensors, but argument {i} is {type(tensor).__name__}")
+            raise TypeError(
+                _("draw() takes Tensors, but argument {index} is {type}").format(
+                    index=i, type=type(tensor).__name__
+                )
+            )
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     if own_engine:  # see widgets.protocol
         protocol.check_nodes(outputs, "draw()")
         if derivatives or model is not None:
             raise ValueError(
-                "derivatives= and model= are for minigrad tensors, not an engine of your own"
+                _("derivatives= and model= are for minigrad tensors, not an engine of your own")
             )
         found = protocol.caller_names(sys._getframe(1), graph_nodes(outputs), names or {})
         graph = protocol.build_graph(outputs, found, max_nodes)
