@@ -181,6 +181,9 @@ def test_a_stepper_speaks_the_language_chosen(language, script):
     assert script.search(translated._note.value)
     assert all(script.search(label) for _, label, _ in translated._buttons.buttons)
     assert script.search(translated._slider.description)
+    # A translated label takes the room it needs (ipywidgets would cut it at 80px).
+    assert translated._play.style.description_width == "initial"
+    assert english._play.style.description_width == ""
     assert script.search(translated._fallback[0])
     assert script.search(translated.dot)  # "value", "leaf" in the boxes
 
