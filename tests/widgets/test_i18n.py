@@ -29,6 +29,7 @@ from minigrad.function import short_name
 from widgets import i18n
 from widgets._graph import full_value
 from widgets._markup import escape
+from widgets._view_words import view_words
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "widgets" / "locale"
@@ -236,7 +237,11 @@ def test_the_other_widgets_speak_it_too(language, script):
         lambda t: t * t, mg.tensor(1.5, requires_grad=True), mg.tensor(1.0)
     )
     assert all(script.search(frame) for frame in forward.frames)
-    assert "MulBackward0" in forward.frames[1] or "Mul" in forward.frames[1]
+    assert "MulBackward0" in forward.frames[1]
+    # The drawing's front-end words, ready for GraphvizView to send to the page.
+    words = view_words()
+    assert all(script.search(text) for key, text in words.items() if key != "error")
+    assert "{error}" in words["error"]
 
 
 def test_english_is_the_default_and_unchanged():
