@@ -44,6 +44,8 @@ def no_language_chosen(monkeypatch):
     """Each test starts with no language chosen, no notebook and no locale: English."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "JPY_SESSION_NAME"):
         monkeypatch.delenv(variable, raising=False)
+    # The notebook's language is looked up at most once a second: each test looks afresh.
+    monkeypatch.setattr(i18n, "_last_check", (float("-inf"), None, None))
     widgets.set_language(None)
     yield
     widgets.set_language(None)
@@ -294,6 +296,8 @@ def test_the_notebook_is_read_again_when_saved(tmp_path, monkeypatch):
     monkeypatch.setenv("JPY_SESSION_NAME", str(path))
     assert widgets.language() == "ru"
     notebook(path, "zh_CN")
+    assert widgets.language() == "ru"  # within a second: not read again
+    monkeypatch.setattr(i18n, "_RECHECK_SECONDS", 0.0)
     later = time.time() + 5
     os.utime(path, (later, later))
     assert widgets.language() == "zh_CN"
