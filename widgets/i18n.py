@@ -9,7 +9,8 @@ its error messages) is never translated.
 1. ``widgets.set_language("ru")``, called in the notebook (``set_language(None)`` forgets it);
 2. the notebook's own metadata, ``"minigrad": {"language": "ru"}``, when the kernel can find
    its notebook: a Jupyter server starting a kernel for a notebook sets the environment
-   variable ``JPY_SESSION_NAME`` to that notebook's path;
+   variable ``JPY_SESSION_NAME`` to that notebook's path (a saved change is seen within a
+   second; a notebook renamed after its kernel started is no longer found);
 3. the locale, from the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is
    set (``ru_RU.UTF-8`` is Russian; ``zh_CN``, ``zh_Hans``, ``zh`` are Simplified Chinese);
 4. English.
