@@ -15,8 +15,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
+import signal
+import socket
 import string
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -384,3 +390,69 @@ def test_a_students_mistake_is_explained_in_the_language(language, script):
         widgets.BackwardStepper(y, yours={"<h>": x})
     assert script.search(str(name_error.value)) and "'<h>'" in str(name_error.value)
     assert x.grad is None  # checked before any gradient moved
+
+
+def test_a_kernel_jupyter_starts_for_a_notebook_finds_its_metadata(tmp_path):
+    """The real thing: a Jupyter server starts a kernel for a notebook (as JupyterLab does,
+    with the notebook's path and name), and the widgets in that kernel read the language
+    from that notebook's metadata."""
+    pytest.importorskip("jupyter_server")
+    jupyter_client = pytest.importorskip("jupyter_client")
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    notebook(lessons / "03.ipynb", "zh_CN")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token, runtime = secrets.token_hex(8), tmp_path / "runtime"
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "JUPYTER_RUNTIME_DIR": str(runtime)}
+    environment["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
+    environment["LANG"] = "ru_RU.UTF-8"  # the notebook's metadata must win over the locale
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root"]
+        + [
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+        ],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its kernels stop with it
+    )
+    api = f"http://127.0.0.1:{port}/api"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{api}/status?token={token}", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.25)
+        session = {"path": "lessons/03.ipynb", "name": "03.ipynb", "type": "notebook"}
+        session["kernel"] = {"name": "python3"}
+        request = urllib.request.Request(
+            f"{api}/sessions?token={token}",
+            data=json.dumps(session).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            kernel_id = json.load(answer)["kernel"]["id"]
+        client = jupyter_client.BlockingKernelClient(
+            connection_file=str(runtime / f"kernel-{kernel_id}.json")
+        )
+        client.load_connection_file()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=60)
+            code = "import os, widgets; print(os.environ['JPY_SESSION_NAME'], widgets.language())"
+            printed: list[dict] = []
+            reply = client.execute_interactive(code, timeout=60, output_hook=printed.append)
+        finally:
+            client.stop_channels()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    assert reply["content"]["status"] == "ok"
+    text = "".join(m["content"]["text"] for m in printed if m["msg_type"] == "stream")
+    assert text.split() == [str(lessons / "03.ipynb"), "zh_CN"]
