@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import string
@@ -33,9 +35,11 @@ import minigrad as mg
 import widgets
 from minigrad.function import short_name
 from widgets import i18n
+from widgets._browser import STATIC
 from widgets._graph import full_value
-from widgets._markup import escape
+from widgets._markup import escape, wide_characters
 from widgets._view_words import view_words
+from widgets.draw import FONT_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "widgets" / "locale"
@@ -456,3 +460,44 @@ def test_a_kernel_jupyter_starts_for_a_notebook_finds_its_metadata(tmp_path):
     assert reply["content"]["status"] == "ok"
     text = "".join(m["content"]["text"] for m in printed if m["msg_type"] == "stream")
     assert text.split() == [str(lessons / "03.ipynb"), "zh_CN"]
+
+
+def test_chinese_labels_fit_their_boxes_in_the_browsers_graphviz(tmp_path):
+    """Graphviz in the browser (the shipped viz.js, here in Node.js) sizes each box by its
+    own estimate of the text's width; a Chinese character is drawn a full em wide."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed: no way to run the browser's Graphviz here")
+    (tmp_path / "viz.mjs").write_bytes(gzip.decompress((STATIC / "viz.js.gz").read_bytes()))
+    (tmp_path / "boxes.mjs").write_text(
+        'import * as Viz from "./viz.mjs";\n'
+        'import { readFileSync } from "node:fs";\n'
+        "const viz = await Viz.instance();\n"
+        'const dot = readFileSync(process.argv[2], "utf8");\n'
+        'const graph = JSON.parse(viz.renderString(dot, { format: "json" }));\n'
+        'const boxes = graph.objects.filter((o) => o.shape === "box");\n'
+        "console.log(JSON.stringify(boxes.map((o) => [o.label, Number(o.width)])));\n",
+        encoding="utf-8",
+    )
+    widgets.set_language("zh_CN")
+    x = mg.tensor(2.0, requires_grad=True)
+    y = x * x
+    y.backward()
+    (tmp_path / "graph.dot").write_text(widgets.draw(y).source, encoding="utf-8")
+    done = subprocess.run(
+        [node, str(tmp_path / "boxes.mjs"), str(tmp_path / "graph.dot")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    boxes = json.loads(done.stdout)
+    assert len(boxes) == 2 and all(HAN.search(label) for label, _ in boxes)
+    for label, inches in boxes:
+        # What the page draws: a Chinese character 1 em wide, any other at most 0.6 em;
+        # and the box's margin on either side (draw.py: margin="0.1,0.07", in inches).
+        needed = 2 * 0.1 * 72 + max(
+            FONT_POINTS * (wide_characters(line) + 0.6 * (len(line) - wide_characters(line)))
+            for line in (line.strip() for line in label.split("\\n"))
+        )
+        assert inches * 72 >= needed, (label, inches * 72, needed)
