@@ -31,8 +31,9 @@ import ipywidgets
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import fallback_picture, with_fallback
-from ._markup import Markup, html, join
+from ._markup import Markup, html, join, wide_characters
 from ._svg import Timeline
+from .i18n import _, language
 
 # Classes on the picture and the frames, for stylesheets and browser tests.
 PICTURE_CLASS = "minigrad-picture"
@@ -55,11 +56,21 @@ PLAY_GLYPHS = "".join(
     for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
 )
 
-# How to step (the first line of every stepper's note).
-HOW_TO_STEP = (
-    "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
-    "the start)."
-)
+
+def how_to_step() -> str:
+    """How to step (the first line of every stepper's note), in the widgets' language."""
+    return _(
+        "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
+        "the start)."
+    )
+
+
+def too_many_nodes(count: int, max_nodes: int) -> str:
+    """Why a graph of ``count`` nodes is not stepped through."""
+    return _(
+        "this graph has {count} nodes, too many to step through one by one "
+        "(max_nodes={max_nodes}); draw it with widgets.draw(...) instead, or raise max_nodes"
+    ).format(count=count, max_nodes=max_nodes)
 
 
 def new_scope() -> str:
@@ -91,7 +102,11 @@ class SteppedPicture(ipywidgets.VBox):
     @position.setter
     def position(self, value: int) -> None:
         if not 0 <= value <= self.num_steps:
-            raise ValueError(f"position must be between 0 and {self.num_steps}, got {value}")
+            raise ValueError(
+                _("position must be between 0 and {last}, got {value}").format(
+                    last=self.num_steps, value=value
+                )
+            )
         # The browser links these three; from Python each is set, so that the widget
         # state saved in a notebook is consistent too.
         self._slider.value = value
@@ -147,6 +162,11 @@ class SteppedPicture(ipywidgets.VBox):
             for frame in self.frames[1:]
         ]
         self._stack = ipywidgets.Stack(pages, selected_index=0)
+        # A label wider than ipywidgets' fixed 80px (Russian "воспроизвести") would be cut
+        # short: a translated label takes the width it needs. English keeps the fixed width.
+        labels_fit: dict[str, Any] = {}
+        if language() != "en":
+            labels_fit["style"] = {"description_width": "initial"}
         # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
         # scope class.
         self._picture = GraphvizView(self.dot, self.text_copies)
@@ -156,12 +176,20 @@ class SteppedPicture(ipywidgets.VBox):
             value=0,
             min=0,
             max=last,
-            description="step",
+            description=_("step"),
+            **labels_fit,
             continuous_update=True,
             layout=ipywidgets.Layout(width="min(100%, 520px)"),
         )
         self._play = ipywidgets.Play(
-            value=0, min=0, max=last, step=1, interval=900, description="play", show_repeat=False
+            value=0,
+            min=0,
+            max=last,
+            step=1,
+            interval=900,
+            description=_("play"),
+            show_repeat=False,
+            **labels_fit,
         )
         self._play.add_class(PLAY_CLASS)
         self._speed = ipywidgets.IntSlider(
@@ -169,7 +197,8 @@ class SteppedPicture(ipywidgets.VBox):
             min=100,
             max=2000,
             step=100,
-            description="ms/step",
+            description=_("ms/step"),
+            **labels_fit,
             readout=True,
             layout=ipywidgets.Layout(width="260px"),
         )
@@ -199,8 +228,15 @@ def timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
 
 
 def width(text: str) -> float:
-    """A rough width, enough to pick the widest of a box's texts: digits are narrow."""
-    return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
+    """A rough width, enough to pick the widest of a box's texts: digits are narrow, Chinese
+    characters (``wide_characters``) twice as wide as a letter.
+
+    >>> width("10"), width("ab"), width("梯度")
+    (1.1, 2.0, 4.0)
+    """
+    return sum(
+        0.55 if ch.isdigit() or ch in ".,-" else 2.0 if wide_characters(ch) else 1.0 for ch in text
+    )
 
 
 def panel(

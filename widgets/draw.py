@@ -55,6 +55,7 @@ from ._graph import (
     short_value,
 )
 from ._markup import dot_label, one_line
+from .i18n import N_, _
 
 # The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
 ORANGE = "#E69F00"
@@ -70,7 +71,7 @@ BLACK = "#000000"
 FONT_POINTS = 12  # every text in a drawing
 STRAIGHT_ABOVE = 100  # boxes; a larger graph keeps its graph nodes in line (see add_boxes)
 
-INSTALL_GRAPHVIZ = (
+INSTALL_GRAPHVIZ = N_(
     "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
     "a drawing shown in a notebook is laid out by Graphviz in the browser. Saving a drawing "
     "to a file (render, pipe) does; install it with one of:\n"
@@ -85,7 +86,7 @@ class GraphvizMissingError(graphviz.ExecutableNotFound):
     """Raised instead of graphviz's own error, with the commands that install Graphviz."""
 
     def __init__(self, args: Any = None) -> None:
-        RuntimeError.__init__(self, INSTALL_GRAPHVIZ)
+        RuntimeError.__init__(self, _(INSTALL_GRAPHVIZ))
 
 
 class Drawing(graphviz.Digraph):
@@ -170,31 +171,47 @@ def look_of(box: GraphNode) -> Look:
     return LOOKS[box.kind]
 
 
+def value_line(value: str) -> str:
+    """A box's line for its value (``value 3.``), in the widgets' language."""
+    return _("value {value}").format(value=value)
+
+
+def makes_line(box: GraphNode, show_values: bool = True) -> str:
+    """An op box's line naming the tensor it made (``makes a = 6.``)."""
+    if show_values and box.produced is not None:
+        return _("makes {name} = {value}").format(
+            name=box.produced_name, value=short_value(box.produced)
+        )
+    return _("makes {name}").format(name=box.produced_name)
+
+
+def saved_tensors_freed() -> str:
+    """The line of a node whose saved tensors a backward pass freed."""
+    return _("saved tensors freed")
+
+
 def label_lines(box: GraphNode, show_values: bool = True, show_grads: bool = True) -> list[str]:
     """The lines of text in a box (the static drawing's; the stepper adds its own)."""
     lines = [box.title]
     tensor = box.tensor
     if box.kind in (LEAF, OUTPUT, GRAD_TENSOR, CONSTANT) and tensor is not None:
         if box.kind == LEAF:
-            lines[0] += " (leaf)"
+            lines[0] = _("{name} (leaf)").format(name=lines[0])
         elif box.kind == OUTPUT:
-            lines[0] += " (output)"
+            lines[0] = _("{name} (output)").format(name=lines[0])
         lines.append(shape_text(tensor))
         if show_values:
-            lines.append("value " + short_value(tensor))
+            lines.append(value_line(short_value(tensor)))
         if show_grads and box.kind == LEAF:
             lines.append("grad " + ("None" if tensor.grad is None else short_value(tensor.grad)))
     elif box.kind == OP:
         if box.produced is not None and box.node is not None:
             # The caller named the tensor this node made: say so, with its value.
-            produced = f"makes {box.produced_name}"
-            if show_values:
-                produced += " = " + short_value(box.produced)
-            lines.append(produced)
+            lines.append(makes_line(box, show_values))
         if box.derivative:
-            lines.append("(from create_graph)")
+            lines.append(_("(from create_graph)"))
         elif box.freed:
-            lines.append("saved tensors freed")
+            lines.append(saved_tensors_freed())
     if box.note:
         lines.append(box.note)
     return lines
@@ -295,18 +312,22 @@ def draw(
     3
     """
     if not outputs:
-        raise TypeError("draw() needs at least one tensor to draw")
+        raise TypeError(_("draw() needs at least one tensor to draw"))
     own_engine = not isinstance(outputs[0], Tensor)  # the values of an engine of one's own
     for i, tensor in enumerate(outputs):
         if not isinstance(tensor, Tensor) and not own_engine:
-            raise TypeError(f"draw() takes Tensors, but argument {i} is {type(tensor).__name__}")
+            raise TypeError(
+                _("draw() takes Tensors, but argument {index} is {type}").format(
+                    index=i, type=type(tensor).__name__
+                )
+            )
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     if own_engine:  # see widgets.protocol
         protocol.check_nodes(outputs, "draw()")
         if derivatives or model is not None:
             raise ValueError(
-                "derivatives= and model= are for minigrad tensors, not an engine of your own"
+                _("derivatives= and model= are for minigrad tensors, not an engine of your own")
             )
         found = protocol.caller_names(sys._getframe(1), graph_nodes(outputs), names or {})
         graph = protocol.build_graph(outputs, found, max_nodes)
@@ -353,9 +374,9 @@ def describe(graph: Graph, labels: Mapping[str, Sequence[str]]) -> str:
     arrows = [f"  {names[edge.tail]} → {names[edge.head]}" for edge in graph.edges]
     return "\n".join(
         [
-            "Boxes:",
+            _("Boxes:"),
             *boxes,
-            "Arrows (forward: from an input to what uses it; gradients flow against them):",
+            _("Arrows (forward: from an input to what uses it; gradients flow against them):"),
             *arrows,
         ]
     )

@@ -30,6 +30,7 @@ from minigrad.graph import nodes as graph_nodes
 
 from ._graph import LEAF, MODULE, Graph, GraphNode, build_graph, caller_names, merge_names
 from .draw import Drawing, add_boxes, describe, label_lines, new_digraph
+from .i18n import _
 
 
 def draw_layers(
@@ -65,7 +66,9 @@ def draw_layers(
     made_by = _record_calls(model, run)
     output = made_by.pop(None)
     if not isinstance(output, Tensor):
-        raise TypeError(f"run() must return a Tensor, got {type(output).__name__}")
+        raise TypeError(
+            _("run() must return a Tensor, got {type}").format(type=type(output).__name__)
+        )
     graph = build_graph([output], found, include_grad_graphs=False, max_nodes=max_nodes)
     graph = collapse(graph, model, made_by, depth)
     drawing = new_digraph(rankdir)
@@ -151,7 +154,7 @@ def collapse(graph: Graph, model: Any, made_by: dict[Any, Any], depth: int) -> G
             continue
         box = GraphNode(f"m{len(modules)}", MODULE, f"{name} ({type(module).__name__})")
         shapes = [f"{p_name} {tuple(p.shape)}" for p_name, p in module.named_parameters()]
-        box.note = ", ".join(shapes) if shapes else "no parameters"
+        box.note = ", ".join(shapes) if shapes else _("no parameters")
         modules[box.id] = box
         box_of.update(dict.fromkeys(members, box.id))
     collapsed = Graph(elided=graph.elided)
