@@ -197,6 +197,7 @@ class BackwardPass:
         dependencies, needed = self.dependencies, self.needed
 
         def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
+            # counted: the edge was counted in the plan (a root's seed is not)
             node = edge[0]
             arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
             arrivals.setdefault(node, []).append(arrival)
@@ -208,7 +209,7 @@ class BackwardPass:
                 heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
         for edge, seed in self.roots:
-            deliver(edge, None, seed, counted=False)
+            deliver(edge, None, seed, False)
         index = 0
         seen: set[Node] = set()
         while ready:
@@ -220,7 +221,7 @@ class BackwardPass:
             if not contributions:  # nothing but "no gradient" arrived: pass that on
                 for edge in node.next_functions:
                     if edge[0] is not None and edge[0] in needed:
-                        deliver(edge, node, None, counted=True)
+                        deliver(edge, node, None, True)
                 continue
             if profiling.active:  # timed as PyTorch's profiler shows a step
                 name = f"autograd::engine::evaluate_function: {node.name()}"
@@ -236,7 +237,7 @@ class BackwardPass:
                         given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
                         self._owned.update(given)
                         owned_checked = True
-                    deliver(edge, node, grad, counted=True)
+                    deliver(edge, node, grad, True)
             index += 1
             if step is not None:
                 yield step
@@ -511,7 +512,9 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
                         f"{list(shape)}"
                     )
                 grad = grad.sum_to_size(shape)
-            if grad._array.dtype != dtype:
+            # `is not` first: numpy has one dtype object per built-in type, and `!=` between
+            # two costs as much as a small multiplication.
+            if grad._array.dtype is not dtype and grad._array.dtype != dtype:
                 grad = grad.to(dtype)
         sent.append(grad)
     return tuple(sent)
