@@ -648,11 +648,11 @@ def print_table(cases: list[Case]) -> None:
     others = [c for c in cases if c.workload != "W5"]
     if others:
         print("\nMedians (columns: libraries)")
-        header = f"{'workload':<36}{'unit':<9}" + "".join(f"{lib:>11}" for lib in LIBRARIES)
+        header = f"{'workload':<36}{'unit':<9}" + "".join(f"{lib:>15}" for lib in LIBRARIES)
         print(header)
         for c in others:
             cells = "".join(
-                f"{format_number(c.median(lib), c.notes.get(lib, '')):>11}" for lib in LIBRARIES
+                f"{format_number(c.median(lib), c.notes.get(lib, '')):>15}" for lib in LIBRARIES
             )
             print(f"{c.workload + ' ' + c.name:<36}{c.unit:<9}{cells}")
         print("\nRatios: each library's time / minigrad's (above 1: minigrad is faster)")
