@@ -28,7 +28,7 @@ PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source mini
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench lite page student-release catalogs
+.PHONY: lab test docs bootstrap lint format clean bench bench-quick lite page student-release catalogs
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -102,6 +102,15 @@ student-release: bootstrap
 bench: bootstrap
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py
+
+# The benchmark's smoke run, under two minutes (CI runs it after make test): the same ratios
+# from fewer rounds and smaller W4 graphs, and callgrind's instruction counts for W1 and W2
+# (when valgrind is installed). It fails when two libraries' gradients differ or one crashes,
+# never on a ratio: timings on a shared machine are noise. Writes build/bench-quick.json.
+bench-quick: bootstrap
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@mkdir -p build
+	$(BIN)/python bench/run.py --quick --json build/bench-quick.json
 
 # Developing: lint only / apply the formatter and the safe lint fixes.
 lint: bootstrap

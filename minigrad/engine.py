@@ -160,7 +160,7 @@ class BackwardPass:
     def __iter__(self) -> Iterator[Step]:
         """The steps one at a time. Each node runs in the pass's grad mode (recording only
         with ``create_graph``); between steps the caller's mode is back in force."""
-        steps = self._steps(may_adopt=False)
+        steps = self._steps(watched=True)
         while True:
             caller_mode = is_grad_enabled()
             _set_enabled(self.create_graph)
@@ -175,16 +175,20 @@ class BackwardPass:
     def run(self) -> list[Tensor | None] | None:
         """Run the whole pass; return the captured gradients in ``autograd.grad`` mode.
 
-        Nobody sees the steps here, so a leaf's first gradient may become its ``.grad``
-        without a copy when no one else holds it, and the pass's grad mode is set once.
+        Nobody sees the steps here: no ``Step`` record is made, a leaf's first gradient may
+        become its ``.grad`` without a copy when no one else holds it, and the pass's grad
+        mode is set once.
         """
         with set_grad_enabled(self.create_graph):
-            for _ in self._steps(may_adopt=True):
-                pass
+            for _ in self._steps(watched=False):
+                pass  # unwatched, the loop yields nothing: one turn runs the whole pass
         return self.captured if self.inputs is not None else None
 
-    def _steps(self, may_adopt: bool) -> Iterator[Step]:
-        """The ready-queue loop: run the newest node whose gradients have all arrived."""
+    def _steps(self, watched: bool) -> Iterator[Step]:
+        """The ready-queue loop: run the newest node whose gradients have all arrived.
+
+        ``watched``: someone reads the steps (iterating over the pass), so each node's
+        ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it)."""
         # What reached each node: (sender, gradient), and for a node with several outputs
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
@@ -193,6 +197,7 @@ class BackwardPass:
         dependencies, needed = self.dependencies, self.needed
 
         def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
+            # counted: the edge was counted in the plan (a root's seed is not)
             node = edge[0]
             arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
             arrivals.setdefault(node, []).append(arrival)
@@ -204,7 +209,7 @@ class BackwardPass:
                 heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
         for edge, seed in self.roots:
-            deliver(edge, None, seed, counted=False)
+            deliver(edge, None, seed, False)
         index = 0
         seen: set[Node] = set()
         while ready:
@@ -216,29 +221,35 @@ class BackwardPass:
             if not contributions:  # nothing but "no gradient" arrived: pass that on
                 for edge in node.next_functions:
                     if edge[0] is not None and edge[0] in needed:
-                        deliver(edge, node, None, counted=True)
+                        deliver(edge, node, None, True)
                 continue
             if profiling.active:  # timed as PyTorch's profiler shows a step
                 name = f"autograd::engine::evaluate_function: {node.name()}"
-                step = profiling.timed(name, self._run_node, index, node, contributions)
+                ran = profiling.timed(name, self._run_node, index, node, contributions, watched)
             else:
-                step = self._run_node(index, node, contributions)
-            owned_checked = not may_adopt  # looked at once, when a leaf is sent a gradient
-            for edge, grad in zip(node.next_functions, step.grads_out, strict=True):
+                ran = self._run_node(index, node, contributions, watched)
+            grad_in, grads_out, step = ran
+            owned_checked = watched  # looked at once, when a leaf is sent a gradient
+            for edge, grad in zip(node.next_functions, grads_out, strict=True):
                 child = edge[0]
                 if child is not None and child in needed:
                     if not owned_checked and isinstance(child, AccumulateGrad):
-                        self._owned.update(_leaves_given_new_gradients(step, needed))
+                        given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
+                        self._owned.update(given)
                         owned_checked = True
-                    deliver(edge, node, grad, counted=True)
+                    deliver(edge, node, grad, True)
             index += 1
-            yield step
+            if step is not None:
+                yield step
         if self.inputs is not None:
             self._check_unused()
 
-    def _run_node(self, index: int, node: Node, contributions: list[tuple[Any, ...]]) -> Step:
+    def _run_node(
+        self, index: int, node: Node, contributions: list[tuple[Any, ...]], watched: bool
+    ) -> tuple[Any, tuple[Tensor | None, ...], Step | None]:
         """Run one node: add up what arrived, apply the hooks, then accumulate into a
-        leaf's ``.grad`` or run the node's backward."""
+        leaf's ``.grad`` or run the node's backward. Returns the gradient it received, what
+        it sent to each of its ``next_functions``, and, when ``watched``, its ``Step``."""
         is_leaf = isinstance(node, AccumulateGrad)
         single = node.num_outputs == 1
         # The hooks of the tensor this node made (of the first output, if there are several).
@@ -248,10 +259,8 @@ class BackwardPass:
             for _, more in contributions[1:]:
                 grad = grad + more
             grads: list[Tensor | None] = [grad]
-            frozen = tuple(contributions)
         else:  # a user's Function with several outputs: one sum per output
             grads = _sum_per_output(node, contributions)
-            frozen = tuple((sender, grad) for sender, grad, _ in contributions)
         if grads[0] is not None and (hooks or node.retained_tensor is not None):
             grads[0] = self._tensor_hooks(node, hooks, grads[0])
         if node.pre_hooks:
@@ -264,12 +273,14 @@ class BackwardPass:
                 self._capture(node, output_nr, grad)
         grad_in = grads[0] if single else tuple(grads)
         if is_leaf:
+            args = (index, node, contributions, grad_in, watched)
             if profiling.active:
-                args = (index, node, frozen, grad_in, len(contributions) > 1)
-                return profiling.timed(node.name(), self._accumulate, *args)
-            return self._accumulate(index, node, frozen, grad_in, len(contributions) > 1)
+                return grad_in, (), profiling.timed(node.name(), self._accumulate, *args)
+            return grad_in, (), self._accumulate(*args)
         if node in self.not_run:
-            return Step(index, node, frozen, grad_in, (None,) * len(node.next_functions))
+            nothing = (None,) * len(node.next_functions)
+            step = Step(index, node, _frozen(contributions), grad_in, nothing) if watched else None
+            return grad_in, nothing, step
         if profiling.active:
             grads_out = profiling.timed(node.name(), node, *([grad_in] if single else grads))
         else:
@@ -281,7 +292,10 @@ class BackwardPass:
                     grads_out = tuple(replaced)
         grads_out = _gradients_to_send(node, grads_out)
         released = not self.retain_graph and node.release_saved_tensors()
-        return Step(index, node, frozen, grad_in, grads_out, released=released)
+        if not watched:
+            return grad_in, grads_out, None
+        frozen = _frozen(contributions)
+        return grad_in, grads_out, Step(index, node, frozen, grad_in, grads_out, released=released)
 
     def _tensor_hooks(self, node: Node, hooks: Sequence[Any], grad: Tensor) -> Tensor:
         """``hooks``, those of the tensor ``node`` made (``register_hook``), then
@@ -302,14 +316,21 @@ class BackwardPass:
         return grad
 
     def _accumulate(
-        self, index: int, node: AccumulateGrad, frozen: tuple, grad: Tensor, summed: bool
-    ) -> Step:
-        """A leaf's step: its ``.grad`` += ``grad`` (not in ``autograd.grad``'s mode)."""
+        self,
+        index: int,
+        node: AccumulateGrad,
+        contributions: list[tuple[Any, ...]],
+        grad: Tensor,
+        watched: bool,
+    ) -> Step | None:
+        """A leaf's step: its ``.grad`` += ``grad`` (not in ``autograd.grad``'s mode); its
+        ``Step`` when ``watched``."""
         if self.inputs is not None and not self.accumulate_into_inputs:
-            return Step(index, node, frozen, grad, ())
+            return Step(index, node, _frozen(contributions), grad, ()) if watched else None
         leaf = node.variable
         before = _freeze(leaf.grad) if self.snapshot else None
         # A sum of several contributions is a new tensor too; a hook may have kept one.
+        summed = len(contributions) > 1
         owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
         node.accumulate(grad, self.create_graph, owned)
         after = _freeze(leaf.grad) if self.snapshot else leaf.grad
@@ -317,7 +338,9 @@ class BackwardPass:
             _check_returns_none(hook(leaf))
         for hook in node.post_hooks:
             hook((), (grad,))
-        return Step(index, node, frozen, grad, (), leaf, before, after)
+        if not watched:
+            return None
+        return Step(index, node, _frozen(contributions), grad, (), leaf, before, after)
 
     def will_run(self, tensor: Tensor) -> bool:
         """Whether this pass computes the gradient of ``tensor`` (its hooks then run)."""
@@ -401,26 +424,32 @@ def _plan_for_inputs(order: list[Node], targets: set[Node]) -> tuple[set[Node], 
     return needed, not_run
 
 
-def _leaves_given_new_gradients(step: Step, needed: Iterable[Node]) -> list[Node]:
-    """The leaves (AccumulateGrad nodes) to which ``step`` sent a gradient that nobody else
-    holds: a new array (not the incoming gradient passed on, not a view of another array),
-    made by a node that keeps no reference to it, and sent to that one input only."""
-    node = step.node
+def _leaves_given_new_gradients(
+    node: Node, grad_in: Any, grads_out: tuple[Tensor | None, ...], needed: Iterable[Node]
+) -> list[Node]:
+    """The leaves (AccumulateGrad nodes) to which ``node``, given ``grad_in``, sent a
+    gradient that nobody else holds: a new array (not the incoming gradient passed on, not
+    a view of another array), made by a node that keeps no reference to it, and sent to
+    that one input only."""
     if not node.returns_new_gradients:
         return []
     leaves = [
         (child, grad)
-        for (child, _), grad in zip(node.next_functions, step.grads_out, strict=True)
+        for (child, _), grad in zip(node.next_functions, grads_out, strict=True)
         if isinstance(child, AccumulateGrad) and grad is not None and child in needed
     ]
     if not leaves:
         return []
-    # Counted in one pass: stack/cat may have 10^5 inputs.
-    times_sent = Counter(id(grad) for grad in step.grads_out if grad is not None)
+    sent = [id(grad) for grad in grads_out if grad is not None]
+    # Counted (in one pass: stack/cat may have 10^5 inputs) only when some gradient went to
+    # several inputs; usually each went to one.
+    times_sent = Counter(sent) if len(set(sent)) < len(sent) else None
     return [
         child
         for child, grad in leaves
-        if times_sent[id(grad)] == 1 and grad is not step.grad_in and grad._array.base is None
+        if (times_sent is None or times_sent[id(grad)] == 1)
+        and grad is not grad_in
+        and grad._array.base is None
     ]
 
 
@@ -483,7 +512,9 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
                         f"{list(shape)}"
                     )
                 grad = grad.sum_to_size(shape)
-            if grad._array.dtype != dtype:
+            # `is not` first: numpy has one dtype object per built-in type, and `!=` between
+            # two costs as much as a small multiplication.
+            if grad._array.dtype is not dtype and grad._array.dtype != dtype:
                 grad = grad.to(dtype)
         sent.append(grad)
     return tuple(sent)
@@ -495,6 +526,12 @@ def _check_returns_none(returned: Any) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
     if returned is not None:
         raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
+
+
+def _frozen(contributions: list[tuple[Any, ...]]) -> tuple[tuple[Node | None, Tensor], ...]:
+    """A step's ``contributions``: (sender, gradient) pairs, without the output number that
+    a node with several outputs is told."""
+    return tuple((sender, grad) for sender, grad, *_ in contributions)
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:

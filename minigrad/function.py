@@ -499,11 +499,12 @@ class BackwardNode(Node, Context):
         self._to_save = ()
         self._saved = saved
 
-    def __getattr__(self, name: str) -> Any:
+    def _saved_attribute(self, key: str, raw: bool) -> Any:
         """PyTorch's attributes "for educational purposes": ``_saved_self``,
         ``_saved_other``, ``_saved_result``, ``_saved_exponent``, ... (the names the op
         declares in ``saved_as`` and ``options_as``), and ``_raw_saved_*`` for the saved
-        tensor objects themselves.
+        tensor objects themselves. Each is a property of the node class that calls this
+        (see ``_declare_saved_attributes``).
 
         >>> import minigrad as mg
         >>> x = mg.tensor(3.0, requires_grad=True)
@@ -511,16 +512,13 @@ class BackwardNode(Node, Context):
         >>> y.grad_fn._saved_self, y.grad_fn._saved_exponent
         (tensor(3., requires_grad=True), 2)
         """
-        function = self.__dict__.get("function")  # not self.function: that would recurse
-        raw = name.startswith("_raw_saved_")
-        if function is not None and (raw or name.startswith("_saved_")):
-            key = name.removeprefix("_raw_saved_" if raw else "_saved_")
-            saved_as = getattr(function, "saved_as", ())
-            if key in saved_as:
-                return self._saved_entry(saved_as.index(key), raw)
-            option = getattr(function, "options_as", {}).get(key)
-            if option is not None and not raw:
-                return option(self) if callable(option) else getattr(self, option)
+        saved_as = getattr(self.function, "saved_as", ())
+        if key in saved_as:
+            return self._saved_entry(saved_as.index(key), raw)
+        option = getattr(self.function, "options_as", {}).get(key)
+        if option is not None and not raw:
+            return option(self) if callable(option) else getattr(self, option)
+        name = f"{'_raw_saved_' if raw else '_saved_'}{key}"
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _saved_entry(self, index: int, raw: bool) -> Any:
@@ -573,6 +571,30 @@ class BackwardNode(Node, Context):
         for saved in self._saved:
             if isinstance(saved, SavedTensor) and saved.is_modified():
                 raise saved.modified_error(self)
+
+
+def _declare_saved_attributes(function: type[Function]) -> None:
+    """Give nodes the ``_saved_<key>`` and ``_raw_saved_<key>`` attributes for each key that
+    ``function`` declares in ``saved_as`` and ``options_as`` (a node whose op has no such
+    key raises AttributeError, as PyTorch's does).
+
+    Properties on the node class, made once per key, rather than a ``__getattr__``: CPython
+    cannot specialise attribute reads on objects whose class has ``__getattr__``, which made
+    every read of a node's attributes several times slower, and the engine and the
+    derivatives read them many times per node."""
+    keys = (*getattr(function, "saved_as", ()), *getattr(function, "options_as", {}))
+    for key in keys:
+        for raw in (False, True):
+            name = f"{'_raw_saved_' if raw else '_saved_'}{key}"
+            if name not in vars(BackwardNode):
+                setattr(BackwardNode, name, _saved_property(key, raw))
+
+
+def _saved_property(key: str, raw: bool) -> property:
+    def read(node: BackwardNode) -> Any:
+        return node._saved_attribute(key, raw)
+
+    return property(read, doc=f"What the op saved or was given as ``{key}``.")
 
 
 class FunctionContext(Context):
@@ -709,6 +731,10 @@ class Function:
     # A user's backward may return a tensor it also keeps (in ctx, say): never adopted as
     # .grad. The built-in ops, whose backwards return new tensors, set this to True.
     returns_new_gradients: bool = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _declare_saved_attributes(cls)  # its nodes' _saved_* attributes
 
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:

@@ -55,10 +55,9 @@ class VersionCounter:
     """Counts in-place changes of a tensor's memory; views share their base's counter, so a
     saved tensor can tell that it was modified behind its back."""
 
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
+    # A class default rather than an __init__: every op's result gets a counter, and calling
+    # an __init__ cost more than the rest of making it. The first bump sets its own value.
+    value = 0
 
     def bump(self) -> None:
         self.value += 1

@@ -99,12 +99,15 @@ class Elementwise(Op):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         arrays = [a._array for a in args]
-        first = arrays[0]
+        dtype, shape = arrays[0].dtype, arrays[0].shape
         for array in arrays:
-            if array.dtype != first.dtype or array.shape != first.shape:
+            # `is`: numpy makes one dtype object per built-in type, and comparing two with
+            # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
+            # object (a byte-swapped one) just take the general path below.
+            if array.dtype is not dtype or array.shape != shape:
                 break
         else:  # the most common case: operands alike, nothing to promote or broadcast
-            if cls.computation_dtype(first.dtype) == first.dtype:
+            if cls.computation_dtype(dtype) is dtype:
                 return arrays
         dtype = cls.computation_dtype(dtypes.result_type(args))
         shape = arrays[0].shape
