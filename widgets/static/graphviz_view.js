@@ -180,30 +180,58 @@ const LARGEST_SCALE = 4;
 // The picture for the width there is: as Python laid it out when it fits (or fits once
 // shrunk a little), else laid out top to bottom if that fits better. When neither fits at
 // SMALLEST_SCALE (or the one that fits is taller than TALLEST), the one that shrinks least
-// into the width and FITTED_HEIGHT is shown zoomable (see zoomable).
+// into the width and FITTED_HEIGHT is shown zoomable (see zoomable). The pictures are
+// laid out (see laidOut); only the one chosen becomes an element of the page.
 function fit(el, pictures, available) {
-    const fits = (svg) => Math.min(1, available / naturalWidth(svg));
+    const fits = (picture) => Math.min(1, available / picture.width);
     let chosen = pictures.wide;
     if (fits(chosen) < SMALLEST_SCALE && pictures.tall() !== chosen) {
         if (fits(pictures.tall()) > fits(chosen)) chosen = pictures.tall();
     }
     el.dataset.room = String(Math.round(available));
-    if (fits(chosen) >= SMALLEST_SCALE && naturalHeight(chosen) * fits(chosen) <= TALLEST) {
+    if (fits(chosen) >= SMALLEST_SCALE && chosen.height * fits(chosen) <= TALLEST) {
         const scale = fits(chosen);
-        setScale(chosen, scale);
-        if (el.firstChild !== chosen || el.childNodes.length !== 1) el.replaceChildren(chosen);
+        const svg = chosen.element();
+        setScale(svg, scale);
+        if (el.firstChild !== svg || el.childNodes.length !== 1) el.replaceChildren(svg);
         el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
         el.dataset.scale = scale.toFixed(3);
         delete el.dataset.zoomable;
         return;
     }
-    const overview = (svg) => Math.min(fits(svg), FITTED_HEIGHT / naturalHeight(svg));
+    const overview = (picture) => Math.min(fits(picture), FITTED_HEIGHT / picture.height);
     chosen = pictures.wide;
     if (pictures.tall() !== chosen && overview(pictures.tall()) > overview(chosen)) {
         chosen = pictures.tall();
     }
     el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
-    zoomable(el, chosen, overview(chosen), available);
+    zoomable(el, chosen.element(), overview(chosen), available);
+}
+
+// One layout of a graph: its natural size (px), read from the head of the SVG text Graphviz
+// wrote, and its element, parsed and made ready (``prepare``) the first time it is shown.
+// fit may lay a graph out both ways to compare their sizes: the one not shown costs its
+// layout and nothing more.
+const SVG_SIZE = /<svg\b[^>]*?\swidth="([\d.]+)pt"[^>]*?\sheight="([\d.]+)pt"/;
+
+function laidOut(text, prepare) {
+    let svg = null;
+    const picture = {
+        element() {
+            if (svg === null) {
+                const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+                svg = parsed.documentElement;
+                prepare(svg);
+            }
+            return svg;
+        },
+        shown: () => svg, // null until shown
+    };
+    const size = SVG_SIZE.exec(text.slice(0, 2000));
+    const element = size ? null : picture.element();
+    picture.width = size ? Number(size[1]) * PX_PER_PT : naturalWidth(element);
+    picture.height = size ? Number(size[2]) * PX_PER_PT : naturalHeight(element);
+    return picture;
 }
 
 function naturalHeight(svg) {
@@ -349,13 +377,13 @@ async function draw(model, el) {
     const viz = await graphvizOf(model);
     const dot = model.get("dot");
     const textCopies = model.get("text_copies") || {};
-    const picture = (source) => {
-        const svg = timed("layout", () => viz.renderSVGElement(source));
+    const prepare = (svg) => {
         timed("heads", () => addBackwardHeads(svg));
         timed("texts", () => addTextCopies(svg, textCopies));
         timed("position", () => showPosition(svg, model.get("position") || 0));
-        return svg;
     };
+    const picture = (source) =>
+        laidOut(timed("layout", () => viz.renderString(source, { format: "svg" })), prepare);
     const wide = picture(dot);
     let tall = null;
     const pictures = {
@@ -369,7 +397,8 @@ async function draw(model, el) {
     el.style.maxWidth = "100%";
     const refit = () => fit(el, pictures, el.clientWidth || el.parentElement?.clientWidth || 800);
     el.__minigradZoom = null; // a new drawing starts with its whole picture in view
-    el.__minigradPictures = () => (tall === null || tall === wide ? [wide] : [wide, tall]);
+    // The pictures shown so far (the stepper marks their classes).
+    el.__minigradPictures = () => [...new Set([wide, tall])].map((p) => p?.shown()).filter(Boolean);
     timed("fit", refit);
     el.__minigradResize?.disconnect();
     el.__minigradResize = new ResizeObserver(() => refit());
