@@ -126,9 +126,10 @@ function showPosition(svg, position) {
     svg.__minigradPosition = position;
 }
 
-// Every arrow gets a second arrowhead, at its tail and pointing at it, hidden: the
-// stepper's frames show it on the arrows gradients travel along (against the forward
-// computation), and hide the forward one there. Its tip is where the path starts.
+// Every arrow of a stepper's picture gets a second arrowhead, at its tail and pointing at
+// it, hidden: the stepper's frames show it on the arrows gradients travel along (against
+// the forward computation), and hide the forward one there. Its tip is where the path
+// starts.
 function addBackwardHeads(svg) {
     for (const group of svg.querySelectorAll("g.edge")) {
         const path = group.querySelector(":scope > path");
@@ -388,9 +389,12 @@ async function draw(model, el) {
     const dot = model.get("dot");
     const textCopies = model.get("text_copies") || {};
     const prepare = (svg) => {
-        timed("heads", () => addBackwardHeads(svg));
         timed("texts", () => addTextCopies(svg, textCopies));
+        const steps = (svg.__minigradSteps = elementsByStep(svg)); // with the text copies
         timed("position", () => showPosition(svg, model.get("position") || 0));
+        // Only a stepper's frames show backward arrowheads: a picture with no steps (a
+        // drawing) needs none.
+        if (steps.size > 0) timed("heads", () => addBackwardHeads(svg));
     };
     const picture = (source) =>
         laidOut(timed("layout", () => viz.renderString(source, { format: "svg" })), prepare);
