@@ -364,7 +364,8 @@ function zoomView(el, svg) {
 }
 
 // Chromium's performance timeline gets a "minigrad:<name>" measure for each part of a drawing
-// (the benchmark and the browser tests read them; the browser's profiler shows them too).
+// (the benchmark and the browser tests read them; the browser's profiler shows them too),
+// not for steps: a page stepped all day would keep one per step.
 function timed(name, work) {
     const start = performance.now();
     try {
@@ -421,9 +422,7 @@ function render({ model, el }) {
         });
     const step = () => {
         const position = model.get("position") || 0;
-        timed("step", () => {
-            for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, position);
-        });
+        for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, position);
     };
     model.on("change:dot", show);
     model.on("change:text_copies", show);
