@@ -54,7 +54,8 @@ LIBRARIES = ("minigrad", *PEERS, "limit")
 RESULTS = Path(__file__).with_name("results.json")
 W1_NAME = "scalar chain, 1 000 ops"
 W2_NAME = "MLP 2-16-16-1, 100 points"
-BROWSER = ("first render", "render", "step")  # W5's parts timed in Chromium
+# W5's parts timed in Chromium (bench/browser_w5.py)
+BROWSER = ("wasm load", "first render", "first render cpu", "render", "step", "step cpu")
 
 # A runner does one timed repetition of a workload and returns the gradients it computed
 # (numpy arrays), which the check compares between libraries; None: nothing to compare.
@@ -618,6 +619,15 @@ def run_all(only: set[str], quick: bool) -> list[Case]:
                     f"  W5 {case.name} in Chromium (ms): "
                     + ", ".join(f"{part} {format_number(case.median(part))}" for part in BROWSER)
                 )
+        if browser:  # bench/browser_w5.py: widgets.draw of a large graph
+            from browser_w5 import LARGE, drawing_samples
+
+            case = Case("W5", f"drawing of {LARGE:,} nodes", "ms", 1e3)
+            case.samples.update(drawing_samples(LARGE, 1 if quick else 3))
+            cases.append(case)
+            print(
+                f"  W5 {case.name} in Chromium (ms): first render {case.median('first render'):.0f}"
+            )
     return cases
 
 
@@ -675,8 +685,9 @@ def print_table(cases: list[Case]) -> None:
     if w5:
         print(
             "\nW5 (ms): in Python, draw = widgets.draw's DOT, stepper = BackwardStepper; in "
-            "Chromium (bench/browser_w5.py), first render = Graphviz loaded + laid out + shown, "
-            "render = laid out + shown, step = one frame; dot = one dot -Tsvg, for scale"
+            "Chromium (bench/browser_w5.py), wasm load = Graphviz loaded, first render = the "
+            "first picture once it is, render = a later one, step = one frame, cpu = the page's "
+            "main thread's CPU time; dot = one dot -Tsvg, for scale"
         )
         for c in w5:
             cells = "  ".join(
@@ -732,6 +743,9 @@ def targets(cases: list[Case]) -> list[dict[str, Any]]:
             True,
         )
     )
+    from browser_w5 import targets as browser_targets  # first render, step, large drawing
+
+    checks += browser_targets(cases)
     results = []
     for label, value, bound, at_most in checks:
         met = None if value is None else (value <= bound if at_most else value >= bound)

@@ -31,7 +31,7 @@ def test_front_end_loads_graphviz_from_the_engine_and_adds_the_stepper_texts():
     source = GraphvizView._esm
     assert source == (STATIC / "graphviz_view.js").read_text()
     assert "export default { render }" in source
-    assert "DecompressionStream" in source and "renderSVGElement" in source
+    assert "DecompressionStream" in source and "renderString" in source
     assert Path(widgets.__file__).parent / "static" == STATIC
 
 

@@ -18,7 +18,10 @@ async function graphvizOf(model) {
     const engine = await model.widget_manager.get_model(model.get("engine").slice("IPY_MODEL_".length));
     const version = engine.get("version");
     if (!ENGINES.has(version)) {
-        ENGINES.set(version, loadGraphviz(engine.get("bundle")));
+        const start = performance.now();
+        const loading = loadGraphviz(engine.get("bundle"));
+        loading.then(() => performance.measure("minigrad:graphviz-load", { start }));
+        ENGINES.set(version, loading);
     }
     return ENGINES.get(version);
 }
@@ -41,8 +44,13 @@ async function loadGraphviz(bundle) {
 // The stepper's texts: each line of a box is followed by a copy per later text, which the
 // frames' stylesheets show and hide by class (the picture alone shows step 0).
 function addTextCopies(svg, textCopies) {
+    // The groups by id, found in one pass (a query per id would walk the picture each time).
+    const groups = new Map();
+    for (const group of svg.querySelectorAll("g[id]")) {
+        if (!groups.has(group.id)) groups.set(group.id, group);
+    }
     for (const [id, lines] of Object.entries(textCopies)) {
-        const group = svg.querySelector(`g[id="${CSS.escape(id)}"]`);
+        const group = groups.get(id);
         const texts = group ? [...group.querySelectorAll(":scope > text")] : [];
         if (texts.length !== lines.length) {
             throw new Error(`${id} has ${texts.length} lines of text, ${lines.length} were given`);
@@ -70,27 +78,58 @@ function addTextCopies(svg, textCopies) {
 const STEP_CLASS = /^(mg-[a-z-]+)-(\d+)$/;
 const REACHED_CLASS = /^mg-[a-z-]+-(reached|now|past)$/;
 
-function showPosition(svg, position) {
+// Marks one element's classes for the position.
+function markElement(element, position) {
+    const wanted = new Set();
+    for (const name of element.classList) {
+        const match = STEP_CLASS.exec(name);
+        if (!match) continue;
+        const k = Number(match[2]);
+        if (k <= position) wanted.add(`${match[1]}-reached`);
+        if (k === position) wanted.add(`${match[1]}-now`);
+        if (k < position) wanted.add(`${match[1]}-past`);
+    }
+    for (const name of [...element.classList]) {
+        if (REACHED_CLASS.test(name) && !wanted.has(name)) element.classList.remove(name);
+    }
+    for (const name of wanted) element.classList.add(name);
+}
+
+// The picture's elements by the step numbers of their classes, made once per picture: a
+// step from position p to q then marks again only the elements of the steps between p and
+// q (those whose marks can change), a few boxes and arrows, not the whole picture.
+function elementsByStep(svg) {
+    const byStep = new Map();
     for (const element of svg.querySelectorAll('[class*="mg-"]')) {
-        const wanted = new Set();
         for (const name of element.classList) {
             const match = STEP_CLASS.exec(name);
             if (!match) continue;
             const k = Number(match[2]);
-            if (k <= position) wanted.add(`${match[1]}-reached`);
-            if (k === position) wanted.add(`${match[1]}-now`);
-            if (k < position) wanted.add(`${match[1]}-past`);
+            if (!byStep.has(k)) byStep.set(k, new Set());
+            byStep.get(k).add(element);
         }
-        for (const name of [...element.classList]) {
-            if (REACHED_CLASS.test(name) && !wanted.has(name)) element.classList.remove(name);
-        }
-        for (const name of wanted) element.classList.add(name);
     }
+    return byStep;
 }
 
-// Every arrow gets a second arrowhead, at its tail and pointing at it, hidden: the
-// stepper's frames show it on the arrows gradients travel along (against the forward
-// computation), and hide the forward one there. Its tip is where the path starts.
+function showPosition(svg, position) {
+    const shown = svg.__minigradPosition;
+    if (shown === position) return;
+    svg.__minigradSteps ??= elementsByStep(svg);
+    // A new picture is unmarked, as at position 0.
+    const [low, high] = [Math.min(shown ?? 0, position), Math.max(shown ?? 0, position)];
+    const changing = new Set();
+    for (const [k, elements] of svg.__minigradSteps) {
+        if (k >= low && k <= high) for (const element of elements) changing.add(element);
+    }
+    for (const element of changing) markElement(element, position);
+    svg.__minigradPosition = position;
+}
+
+// Every arrow of a stepper's picture gets a second arrowhead, at its tail and pointing at
+// it, hidden: the stepper's frames show it on the arrows gradients travel along (against
+// the forward computation), and hide the forward one there. Its tip is where the path
+// starts.
 function addBackwardHeads(svg) {
     for (const group of svg.querySelectorAll("g.edge")) {
         const path = group.querySelector(":scope > path");
@@ -142,30 +181,58 @@ const LARGEST_SCALE = 4;
 // The picture for the width there is: as Python laid it out when it fits (or fits once
 // shrunk a little), else laid out top to bottom if that fits better. When neither fits at
 // SMALLEST_SCALE (or the one that fits is taller than TALLEST), the one that shrinks least
-// into the width and FITTED_HEIGHT is shown zoomable (see zoomable).
+// into the width and FITTED_HEIGHT is shown zoomable (see zoomable). The pictures are
+// laid out (see laidOut); only the one chosen becomes an element of the page.
 function fit(el, pictures, available) {
-    const fits = (svg) => Math.min(1, available / naturalWidth(svg));
+    const fits = (picture) => Math.min(1, available / picture.width);
     let chosen = pictures.wide;
     if (fits(chosen) < SMALLEST_SCALE && pictures.tall() !== chosen) {
         if (fits(pictures.tall()) > fits(chosen)) chosen = pictures.tall();
     }
     el.dataset.room = String(Math.round(available));
-    if (fits(chosen) >= SMALLEST_SCALE && naturalHeight(chosen) * fits(chosen) <= TALLEST) {
+    if (fits(chosen) >= SMALLEST_SCALE && chosen.height * fits(chosen) <= TALLEST) {
         const scale = fits(chosen);
-        setScale(chosen, scale);
-        if (el.firstChild !== chosen || el.childNodes.length !== 1) el.replaceChildren(chosen);
+        const svg = chosen.element();
+        setScale(svg, scale);
+        if (el.firstChild !== svg || el.childNodes.length !== 1) el.replaceChildren(svg);
         el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
         el.dataset.scale = scale.toFixed(3);
         delete el.dataset.zoomable;
         return;
     }
-    const overview = (svg) => Math.min(fits(svg), FITTED_HEIGHT / naturalHeight(svg));
+    const overview = (picture) => Math.min(fits(picture), FITTED_HEIGHT / picture.height);
     chosen = pictures.wide;
     if (pictures.tall() !== chosen && overview(pictures.tall()) > overview(chosen)) {
         chosen = pictures.tall();
     }
     el.dataset.layout = chosen === pictures.wide ? "as-given" : "top-to-bottom";
-    zoomable(el, chosen, overview(chosen), available);
+    zoomable(el, chosen.element(), overview(chosen), available);
+}
+
+// One layout of a graph: its natural size (px), read from the head of the SVG text Graphviz
+// wrote, and its element, parsed and made ready (``prepare``) the first time it is shown.
+// fit may lay a graph out both ways to compare their sizes: the one not shown costs its
+// layout and nothing more.
+const SVG_SIZE = /<svg\b[^>]*?\swidth="([\d.]+)pt"[^>]*?\sheight="([\d.]+)pt"/;
+
+function laidOut(text, prepare) {
+    let svg = null;
+    const picture = {
+        element() {
+            if (svg === null) {
+                const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+                svg = parsed.documentElement;
+                prepare(svg);
+            }
+            return svg;
+        },
+        shown: () => svg, // null until shown
+    };
+    const size = SVG_SIZE.exec(text.slice(0, 2000));
+    const element = size ? null : picture.element();
+    picture.width = size ? Number(size[1]) * PX_PER_PT : naturalWidth(element);
+    picture.height = size ? Number(size[2]) * PX_PER_PT : naturalHeight(element);
+    return picture;
 }
 
 function naturalHeight(svg) {
@@ -296,17 +363,32 @@ function zoomView(el, svg) {
     return view;
 }
 
+// Chromium's performance timeline gets a "minigrad:<name>" measure for each part of a drawing
+// (the benchmark and the browser tests read them; the browser's profiler shows them too),
+// not for steps: a page stepped all day would keep one per step.
+function timed(name, work) {
+    const start = performance.now();
+    try {
+        return work();
+    } finally {
+        performance.measure(`minigrad:${name}`, { start });
+    }
+}
+
 async function draw(model, el) {
     const viz = await graphvizOf(model);
     const dot = model.get("dot");
     const textCopies = model.get("text_copies") || {};
-    const picture = (source) => {
-        const svg = viz.renderSVGElement(source);
-        addBackwardHeads(svg);
-        addTextCopies(svg, textCopies);
-        showPosition(svg, model.get("position") || 0);
-        return svg;
+    const prepare = (svg) => {
+        timed("texts", () => addTextCopies(svg, textCopies));
+        const steps = (svg.__minigradSteps = elementsByStep(svg)); // with the text copies
+        timed("position", () => showPosition(svg, model.get("position") || 0));
+        // Only a stepper's frames show backward arrowheads: a picture with no steps (a
+        // drawing) needs none.
+        if (steps.size > 0) timed("heads", () => addBackwardHeads(svg));
     };
+    const picture = (source) =>
+        laidOut(timed("layout", () => viz.renderString(source, { format: "svg" })), prepare);
     const wide = picture(dot);
     let tall = null;
     const pictures = {
@@ -320,8 +402,9 @@ async function draw(model, el) {
     el.style.maxWidth = "100%";
     const refit = () => fit(el, pictures, el.clientWidth || el.parentElement?.clientWidth || 800);
     el.__minigradZoom = null; // a new drawing starts with its whole picture in view
-    el.__minigradPictures = () => (tall === null || tall === wide ? [wide] : [wide, tall]);
-    refit();
+    // The pictures shown so far (the stepper marks their classes).
+    el.__minigradPictures = () => [...new Set([wide, tall])].map((p) => p?.shown()).filter(Boolean);
+    timed("fit", refit);
     el.__minigradResize?.disconnect();
     el.__minigradResize = new ResizeObserver(() => refit());
     el.__minigradResize.observe(el);
@@ -338,7 +421,8 @@ function render({ model, el }) {
             el.replaceChildren(message);
         });
     const step = () => {
-        for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, model.get("position") || 0);
+        const position = model.get("position") || 0;
+        for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, position);
     };
     model.on("change:dot", show);
     model.on("change:text_copies", show);
