@@ -34,6 +34,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from ._view_words import view_words
+
 STATIC = Path(__file__).parent / "static"
 
 
@@ -84,10 +86,19 @@ class GraphvizView(anywidget.AnyWidget):
     dot = traitlets.Unicode().tag(sync=True)
     text_copies = traitlets.Dict().tag(sync=True)
     position = traitlets.Int(0).tag(sync=True)
+    # The words the page shows around the picture (zoom bar, Graphviz's failure), in the
+    # widgets' language when the view is made.
+    words = traitlets.Dict().tag(sync=True)
     engine = traitlets.Instance(GraphvizEngine).tag(sync=True, **ipywidgets.widget_serialization)
 
     def __init__(self, dot: str, text_copies: dict | None = None, **kwargs: object) -> None:
-        super().__init__(dot=dot, text_copies=text_copies or {}, engine=shared_engine(), **kwargs)
+        super().__init__(
+            dot=dot,
+            text_copies=text_copies or {},
+            words=view_words(),
+            engine=shared_engine(),
+            **kwargs,
+        )
 
     def __repr__(self) -> str:
         # A notebook stores this as the picture's text/plain: the same on every run.

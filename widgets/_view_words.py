@@ -1,6 +1,6 @@
 """The words of a drawing's front end (``static/graphviz_view.js``), in the widgets' language.
 
-The page draws them, but Python chooses them: ``GraphvizView`` is meant to send
+The page draws them, but Python chooses them: ``GraphvizView`` sends
 ``view_words()`` as a synced trait, which the front end reads in place of its English
 defaults (the zoom bar's buttons and hint, and the message when Graphviz fails). The keys
 name the places in the front end; ``{error}`` is filled there with Graphviz's own message.

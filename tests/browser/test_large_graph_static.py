@@ -99,3 +99,40 @@ def test_a_2000_node_chain_draws_within_the_width_and_zooms_in(
     view.locator("button.minigrad-zoom-fit").click()
     back = view.evaluate(READ_VIEW)
     assert back["drawnWidth"] == pytest.approx(fitted["drawnWidth"], rel=1e-3), back
+
+
+def test_the_zoom_bar_speaks_the_widgets_language(page, tmp_path, export_html):
+    """The words around a picture come from Python in the language the drawing was made in
+    (the view's ``words``), one drawing in Russian and one in Chinese on the same page."""
+    import widgets
+    from widgets._view_words import view_words
+
+    languages = ["ru", "zh_CN"]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            CHAIN.replace("widgets.draw", f"widgets.set_language({language!r})\nwidgets.draw")
+        )
+        for language in languages
+    ]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)"}
+    path = tmp_path / "chains.ipynb"
+    nbformat.write(notebook, path)
+    exported = export_html(path)
+    page.set_viewport_size({"width": 1000, "height": 1200})
+    page.goto(exported.as_uri())
+    views = page.locator(".minigrad-graphviz[data-rendered]")
+    expect(views).to_have_count(len(languages), timeout=60_000)
+    try:
+        for i, language in enumerate(languages):
+            widgets.set_language(language)
+            words = view_words()
+            bar = views.nth(i).locator(".minigrad-zoom-bar")
+            expect(bar.locator("button.minigrad-zoom-in")).to_have_attribute(
+                "title", words["zoom_in"]
+            )
+            expect(bar.locator("button.minigrad-zoom-fit")).to_have_text(words["fit"])
+            expect(bar).to_contain_text(words["hint"])
+            assert words["hint"] != "A large graph: zoom in, then drag the picture to move around."
+    finally:
+        widgets.set_language(None)

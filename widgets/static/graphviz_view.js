@@ -266,7 +266,24 @@ function zoomable(el, svg, fitted, available) {
     if (el.firstChild !== view.bar) el.replaceChildren(view.bar, view.window);
 }
 
+// The words the page shows, as Python sends them in the widgets' language (the trait
+// ``words``); a picture saved before the trait existed shows these English ones.
+const ENGLISH = {
+    zoom_out: "Zoom out",
+    zoom_in: "Zoom in",
+    fit: "fit",
+    fit_title: "The whole graph in view",
+    actual_title: "Natural size: text as large as a lesson's",
+    hint: "A large graph: zoom in, then drag the picture to move around.",
+    error: "Graphviz could not draw this graph: {error}",
+};
+
+function wordsOf(model) {
+    return { ...ENGLISH, ...(model.get("words") || {}) };
+}
+
 function zoomView(el, svg) {
+    const words = el.__minigradWords ?? ENGLISH;
     const bar = document.createElement("div");
     bar.className = "minigrad-zoom-bar";
     bar.style.cssText =
@@ -282,14 +299,14 @@ function zoomView(el, svg) {
         bar.append(b);
         return b;
     };
-    const zoomOut = button("−", "out", "Zoom out");
-    const zoomIn = button("+", "in", "Zoom in");
-    const whole = button("fit", "fit", "The whole graph in view");
-    const actual = button("100%", "actual", "Natural size: text as large as a lesson's");
+    const zoomOut = button("−", "out", words.zoom_out);
+    const zoomIn = button("+", "in", words.zoom_in);
+    const whole = button(words.fit, "fit", words.fit_title);
+    const actual = button("100%", "actual", words.actual_title);
     const readout = document.createElement("span");
     readout.className = "minigrad-zoom-readout";
     const hint = document.createElement("span");
-    hint.textContent = "A large graph: zoom in, then drag the picture to move around.";
+    hint.textContent = words.hint;
     bar.append(readout, hint);
 
     const window_ = document.createElement("div");
@@ -376,6 +393,7 @@ function timed(name, work) {
 }
 
 async function draw(model, el) {
+    el.__minigradWords = wordsOf(model);
     const viz = await graphvizOf(model);
     const dot = model.get("dot");
     const textCopies = model.get("text_copies") || {};
@@ -417,7 +435,7 @@ function render({ model, el }) {
         draw(model, el).catch((error) => {
             const message = document.createElement("pre");
             message.className = "minigrad-graphviz-error";
-            message.textContent = `Graphviz could not draw this graph: ${error}`;
+            message.textContent = wordsOf(model).error.replace("{error}", String(error));
             el.replaceChildren(message);
         });
     const step = () => {
