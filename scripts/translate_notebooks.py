@@ -62,6 +62,7 @@ NOTEBOOKS = ROOT / "notebooks"
 TRANSLATIONS = ROOT / "translations"
 TEMPLATES = TRANSLATIONS / "notebooks"
 PROJECT = "minigrad lessons"
+GUIDE = "see docs/translating_lessons.md"
 HEADER = """\
 # The texts of a minigrad lesson to translate, from scripts/translate_notebooks.py extract.
 # Do not edit: translate translations/<lang>/notebooks/<this name>.po (docs/translating_lessons.md).
@@ -76,7 +77,9 @@ HTML_TAG = re.compile(r"<[^>]+>")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 # Comments that are instructions to a tool, not prose: never translated.
 PRAGMA = re.compile(r"^(noqa|type:|fmt:|pragma|ruff:|isort:)")
-WIDGETS_IMPORT = re.compile(r"^import widgets\b.*$", re.MULTILINE)
+# The block of imports that holds `import widgets`, and what follows it in a translated lesson.
+WIDGETS_IMPORT = re.compile(r"^import widgets\b.*$(?:\n(?:import|from) .*$)*", re.MULTILINE)
+LANGUAGE_GAP = "\n\n"
 
 
 def prose_of(text: str) -> str:
@@ -273,12 +276,24 @@ def set_language_line(lang: str) -> str:
 
 
 def with_widget_language(code: str, lang: str) -> str:
-    """``code`` with ``widgets.set_language(lang)`` after its ``import widgets`` line.
+    """``code`` with ``widgets.set_language(lang)`` after the block of imports that holds its
+    ``import widgets`` (and a blank line, as the imports' style wants).
 
-    >>> with_widget_language("import widgets\\n\\nx = 1", "ru")
-    'import widgets\\nwidgets.set_language("ru")\\n\\nx = 1'
+    >>> with_widget_language("import widgets\\nimport numpy\\n\\nx = 1", "ru")
+    'import widgets\\nimport numpy\\n\\nwidgets.set_language("ru")\\n\\nx = 1'
     """
-    return WIDGETS_IMPORT.sub(lambda line: line[0] + "\n" + set_language_line(lang), code, count=1)
+    return WIDGETS_IMPORT.sub(
+        lambda imports: imports[0] + LANGUAGE_GAP + set_language_line(lang), code, count=1
+    )
+
+
+def without_widget_language(code: str, lang: str) -> str:
+    """``code`` as it was before :func:`with_widget_language`.
+
+    >>> without_widget_language(with_widget_language("import widgets\\nx = 1", "ru"), "ru")
+    'import widgets\\nx = 1'
+    """
+    return code.replace(LANGUAGE_GAP + set_language_line(lang), "", 1)
 
 
 # --------------------------------------------------------------------------- catalogs
@@ -524,9 +539,7 @@ def update(langs: list[str]) -> None:
                     locale=lang,
                     project=PROJECT,
                     fuzzy=False,
-                    header_comment=(
-                        f"# {lang} translation of a minigrad lesson: see docs/translating_lessons.md."
-                    ),
+                    header_comment=f"# {lang} translation of a minigrad lesson: {GUIDE}.",
                 )
             catalog.update(template)
             write_catalog(catalog, path)
