@@ -26,7 +26,7 @@ PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench lite page
+.PHONY: lab test docs bootstrap lint format clean bench lite page catalogs
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -111,6 +111,15 @@ lint: bootstrap
 format: bootstrap
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# The widgets' catalogs (docs/translating.md): extract every word from widgets/ into the
+# template, then merge it into the Russian and Chinese catalogs (new entries arrive empty,
+# changed ones fuzzy: the catalog test fails until a translator has seen them).
+catalogs: bootstrap
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k plot_gettext -c TRANSLATORS: --add-location=file --sort-by-file \
+	    --project=minigrad --copyright-holder="minigrad contributors" -o widgets/locale/widgets.pot .
+	$(BIN)/pybabel update -i widgets/locale/widgets.pot -d widgets/locale -D widgets \
+	    --ignore-obsolete --previous
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

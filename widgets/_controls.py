@@ -27,16 +27,20 @@ import ipywidgets
 import traitlets
 
 from ._browser import STATIC
+from .i18n import _
 
 _ESM = (STATIC / "controls.js").read_text(encoding="utf-8")
 
-# Only glyphs that common fonts have: ⏮ and ⏭ show as empty boxes on many systems.
-MOVES = [
-    ["reset", "◀◀ reset", "back to the start"],
-    ["back", "◀ back", "one step back"],
-    ["step", "step ▶", "one step forward"],
-    ["run", "run ▶▶", "to the end"],
-]
+
+def moves() -> list[list[str]]:
+    """The slider's buttons, in the widgets' language: [name, label, tooltip] each."""
+    # Only glyphs that common fonts have: ⏮ and ⏭ show as empty boxes on many systems.
+    return [
+        ["reset", _("◀◀ reset"), _("back to the start")],
+        ["back", _("◀ back"), _("one step back")],
+        ["step", _("step ▶"), _("one step forward")],
+        ["run", _("run ▶▶"), _("to the end")],
+    ]
 
 
 class SliderButtons(anywidget.AnyWidget):
@@ -47,7 +51,7 @@ class SliderButtons(anywidget.AnyWidget):
     buttons = traitlets.List().tag(sync=True)
 
     def __init__(self, slider: ipywidgets.IntSlider, **kwargs: Any) -> None:
-        super().__init__(slider_id=slider.model_id, buttons=MOVES, **kwargs)
+        super().__init__(slider_id=slider.model_id, buttons=moves(), **kwargs)
 
     def __repr__(self) -> str:
         return "SliderButtons(reset, back, step, run)"
@@ -60,12 +64,22 @@ class KernelButtons(anywidget.AnyWidget):
     _esm = _ESM
     self_id = traitlets.Unicode().tag(sync=True)
     buttons = traitlets.List().tag(sync=True)
+    # The note shown when no kernel is behind the buttons (the page shows it; Python says it,
+    # so that it is in the widgets' language).
+    kernel_note = traitlets.Unicode().tag(sync=True)
 
     def __init__(
         self, labels: Mapping[str, str], on_click: Callable[[str], None], **kwargs: Any
     ) -> None:
-        buttons = [[name, label, f"{label} (runs Python)"] for name, label in labels.items()]
-        super().__init__(buttons=buttons, **kwargs)
+        buttons = [
+            [name, label, _("{label} (runs Python)").format(label=label)]
+            for name, label in labels.items()
+        ]
+        note = _(
+            "These buttons run Python: they need a running kernel (open the notebook in "
+            "Jupyter and run its cells)."
+        )
+        super().__init__(buttons=buttons, kernel_note=note, **kwargs)
         self.self_id = self.model_id
         self._on_click = on_click
         self.on_msg(self._handle)

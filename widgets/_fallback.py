@@ -30,6 +30,8 @@ from typing import Any
 
 from PIL import Image  # Pillow, which matplotlib needs too
 
+from .i18n import _, language
+
 # Graphviz draws points at this many pixels per inch: 12-point text becomes 12 pixels, a
 # lesson's graph a PNG of some 5 to 20 KB.
 PNG_DPI = 72
@@ -66,17 +68,18 @@ def fallback_picture(source: str) -> tuple[bytes | None, str]:
     >>> fallback_picture(many)[1].split(", ")[0]
     'No picture for viewers without widgets: 999 boxes are more than 150'
     """
-    return _fallback_picture(source, shutil.which("dot"))
+    return _fallback_picture(source, shutil.which("dot"), language())
 
 
 @functools.lru_cache(maxsize=32)
-def _fallback_picture(source: str, dot: str | None) -> tuple[bytes | None, str]:
+def _fallback_picture(source: str, dot: str | None, speaking: str) -> tuple[bytes | None, str]:
+    """The picture and its note (``speaking``, the widgets' language, keys the cache)."""
     boxes = box_count(source)
     if boxes > PNG_MAX_BOXES:
-        note = (
-            f"No picture for viewers without widgets: {boxes} boxes are more than "
-            f"{PNG_MAX_BOXES}, too many to read in one picture."
-        )
+        note = _(
+            "No picture for viewers without widgets: {boxes} boxes are more than {most}, too "
+            "many to read in one picture."
+        ).format(boxes=boxes, most=PNG_MAX_BOXES)
         return None, note
     if dot is None:
         return None, ""

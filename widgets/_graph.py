@@ -38,6 +38,7 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.printing import tensor_repr
 
 from ._markup import one_line
+from .i18n import _, ngettext
 
 # What a box in the drawing stands for.
 LEAF = "leaf"  # a tensor made by the user with requires_grad=True
@@ -99,8 +100,11 @@ class Graph:
         if not count:
             return
         note = self.add_node(GraphNode("elided", ELIDED, "…"))
-        plural = "s" if count != 1 else ""
-        note.note = f"{count} more graph node{plural} not drawn (max_nodes={max_nodes})"
+        note.note = ngettext(
+            "{count} more graph node not drawn (max_nodes={max_nodes})",
+            "{count} more graph nodes not drawn (max_nodes={max_nodes})",
+            count,
+        ).format(count=count, max_nodes=max_nodes)
         for head, index in cut:
             self.add_edge(note.id, head, index)
 
@@ -211,7 +215,7 @@ def short_value(tensor: Tensor, max_items: int = 6) -> str:
     if array.size == 0:
         return "[]"
     if array.size > max_items or array.ndim > 2:
-        return "[" + "×".join(str(n) for n in array.shape) + " values]"
+        return _("[{shape} values]").format(shape="×".join(str(n) for n in array.shape))
     if array.ndim == 1:
         return "[" + ", ".join(_number(v, is_float) for v in array.tolist()) + "]"
     rows = ("[" + ", ".join(_number(v, is_float) for v in row) + "]" for row in array.tolist())
@@ -248,7 +252,7 @@ def same_values(a: Tensor, b: Tensor) -> bool:
 
 def shape_text(tensor: Tensor) -> str:
     shape = _array(tensor).shape
-    return "scalar" if not shape else "shape " + str(shape)
+    return _("scalar") if not shape else _("shape {shape}").format(shape=shape)
 
 
 # --------------------------------------------------------------------------- walking
@@ -337,17 +341,17 @@ def build_graph(
             if _is_in(tensor, gradient_outputs):
                 kind, default = GRAD_TENSOR, _grad_title(tensor, all_leaves, names)
             else:
-                kind, default = OUTPUT, "output"
+                kind, default = OUTPUT, _("output")
             result_arrows.append((tensor.grad_fn, tensor_box(tensor, kind, name or default)))
             queue.append(tensor.grad_fn)
         elif tensor.requires_grad:
-            tensor_box(tensor, LEAF, name or "leaf")
+            tensor_box(tensor, LEAF, name or _("leaf"))
         else:
-            box_id = tensor_box(tensor, CONSTANT, name or "tensor")
-            graph.nodes[box_id].note = "requires_grad=False: no graph"
+            box_id = tensor_box(tensor, CONSTANT, name or _("tensor"))
+            graph.nodes[box_id].note = _("requires_grad=False: no graph")
     for grad, leaf in grad_tensors:
         leaf_name = name_of(names, leaf)
-        title = name_of(names, grad) or (f"{leaf_name}.grad" if leaf_name else "gradient")
+        title = name_of(names, grad) or (f"{leaf_name}.grad" if leaf_name else _("gradient"))
         result_arrows.append((grad.grad_fn, tensor_box(grad, GRAD_TENSOR, title)))
         queue.append(grad.grad_fn)
 
@@ -366,8 +370,8 @@ def build_graph(
         box.produced_name = name_of(names, box.produced)
         if isinstance(node, AccumulateGrad):
             leaf = node.variable
-            graph.add_edge(tensor_box(leaf, LEAF, name_of(names, leaf) or "leaf"), box.id)
-        for index, (child, _) in enumerate(node.next_functions):
+            graph.add_edge(tensor_box(leaf, LEAF, name_of(names, leaf) or _("leaf")), box.id)
+        for index, (child, _slot) in enumerate(node.next_functions):
             if child is None and index == 0 and is_copy(node):
                 # The empty first slot of a copy node is "the tensor copied into", not an
                 # input of the computation: a "constant" box there would mislead.
@@ -375,7 +379,7 @@ def build_graph(
             if child is None:
                 value = constant_input(node)
                 name = name_of(names, value)
-                title = f"{name} (constant)" if name else "constant"
+                title = _("{name} (constant)").format(name=name) if name else _("constant")
                 constant = graph.add_node(GraphNode(f"c{constants}", CONSTANT, title, tensor=value))
                 constants += 1
                 graph.add_edge(constant.id, box.id, index)
@@ -438,7 +442,7 @@ def _named_results(names: Names, nodes: set[Node], outputs: Sequence[Tensor]) ->
     """For op nodes, the intermediate tensor they made when the caller gave it a name
     (``a = x * w``): the drawing then shows ``a`` and its value in the op's box."""
     found: dict[Node, list[Tensor]] = {}
-    for _, tensor in names.values():
+    for _name, tensor in names.values():
         if tensor.grad_fn in nodes and not _is_in(tensor, outputs):
             found.setdefault(tensor.grad_fn, []).append(tensor)
     return {node: tensors[0] for node, tensors in found.items() if len(tensors) == 1}

@@ -29,6 +29,8 @@ import numpy as np
 from minigrad import Tensor
 from minigrad.function import Node
 
+from .i18n import N_, _
+
 # The names an op's node saves, by node name (see each op's ``saved_as`` and ``options_as``).
 SAVED_NAMES = {
     "AddBackward0": ("alpha",),
@@ -84,7 +86,7 @@ def number(value: Any) -> str:
             return str(int(v))
         return f"{v:.4g}"
     if array.size > 6 or array.ndim > 2:
-        return "[" + "×".join(str(n) for n in array.shape) + " values]"
+        return _("[{shape} values]").format(shape="×".join(str(n) for n in array.shape))
     if array.ndim == 1:
         return "[" + ", ".join(number(v) for v in array) + "]"
     return "[" + ", ".join(number(row) for row in array) + "]"
@@ -125,7 +127,8 @@ class Local:
     how: str = ""
 
     def text(self) -> str:
-        parts = [self.formula]
+        # A formula in words is marked with N_ where the table is made: translated here.
+        parts = [_(self.formula) if self.formula else ""]
         if self.substituted and self.substituted != self.formula:
             parts.append(self.substituted)
         value = None if self.value is None else number(self.value).replace("-", "−")
@@ -203,7 +206,8 @@ def _unary(formula: str, substitute: Callable[[Any], tuple[str, Any]], key: str)
 def _relu(r: Any) -> tuple[str, Any]:
     positive = np.asarray(r) > 0
     if positive.size == 1:
-        return ("1 (here a > 0)" if positive.item() else "0 (here a ≤ 0)"), positive.astype(float)
+        here = _("1 (here a > 0)") if positive.item() else _("0 (here a ≤ 0)")
+        return here, positive.astype(float)
     return number(positive.astype(float)), positive.astype(float)
 
 
@@ -211,16 +215,18 @@ def _mean(saved: dict) -> list[Local | None]:
     n = saved.get("self_sym_numel")
     if n is None:
         return [None]
-    return [Local("1/n for every element", f"1/{n}", np.asarray(1 / n))]
+    return [Local(N_("1/n for every element"), f"1/{n}", np.asarray(1 / n))]
 
 
 def _mm(saved: dict) -> list[Local | None]:
     a, b = saved.get("self"), saved.get("mat2")
     first = second = None
     if b is not None:
-        first = Local("G@Bᵀ", how=f"the gradient G @ Bᵀ, Bᵀ of shape {b.T.shape}")
+        how = _("the gradient G @ Bᵀ, Bᵀ of shape {shape}").format(shape=b.T.shape)
+        first = Local("G@Bᵀ", how=how)
     if a is not None:
-        second = Local("Aᵀ@G", how=f"Aᵀ @ the gradient G, Aᵀ of shape {a.T.shape}")
+        how = _("Aᵀ @ the gradient G, Aᵀ of shape {shape}").format(shape=a.T.shape)
+        second = Local("Aᵀ@G", how=how)
     return [first, second]
 
 
@@ -228,15 +234,15 @@ def _copy_slices(saved: dict) -> list[Local | None]:
     """A base written into through a view: no single number multiplies the gradient, so
     each input says where its part of the gradient comes from."""
     base = Local(
-        "1 outside the view; inside it, the in-place op's derivative",
-        how=(
+        N_("1 outside the view; inside it, the in-place op's derivative"),
+        how=_(
             "the gradient is kept where the view did not reach; where it did, it is "
             "replaced by what the in-place op sends back to the view's old values"
         ),
     )
     written = Local(
-        "the in-place op's derivative, inside the view",
-        how="the gradient inside the view, sent through the in-place op to this input",
+        N_("the in-place op's derivative, inside the view"),
+        how=_("the gradient inside the view, sent through the in-place op to this input"),
     )
     return [base, written, written, written]  # the in-place op has at most three inputs
 
@@ -263,8 +269,8 @@ TABLE: dict[str, Callable[[dict], list[Local | None]]] = {
         "result",
     ),
     "ReluBackward0": _unary("1 if a > 0 else 0", _relu, "result"),
-    "SumBackward0": lambda saved: [Local("1 for every element", value=np.asarray(1.0))],
-    "SumBackward1": lambda saved: [Local("1 for every element", value=np.asarray(1.0))],
+    "SumBackward0": lambda saved: [Local(N_("1 for every element"), value=np.asarray(1.0))],
+    "SumBackward1": lambda saved: [Local(N_("1 for every element"), value=np.asarray(1.0))],
     "MeanBackward0": _mean,
     "MeanBackward1": _mean,
     "MmBackward0": _mm,

@@ -45,6 +45,7 @@ from __future__ import annotations
 import html as _html
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -135,8 +136,25 @@ def one_line(text: str) -> str:
     return _INVISIBLE.sub(_typed, text)
 
 
+def wide_characters(text: str) -> int:
+    """How many characters of ``text`` are drawn twice as wide as a Latin letter (Chinese,
+    Japanese, Korean, full-width punctuation).
+
+    >>> wide_characters("梯度 x（1）")
+    4
+    """
+    return sum(unicodedata.east_asian_width(char) in ("W", "F") for char in text)
+
+
 def _dot_line(line: str) -> str:
     line = one_line(line).replace("\\", "\\\\").replace("&", "&amp;")
+    # Graphviz in the browser has no font to measure with: it estimates a Chinese character
+    # at three quarters of the width it is drawn with. A space per such character, half on
+    # each side, gives the box the room it lacks and keeps the text centred.
+    wide = wide_characters(line)
+    if wide:
+        padding = " " * ((wide + 1) // 2)
+        line = f"{padding}{line}{padding}"
     # Graphviz draws no <text> for an empty line: the stepper counts on one per line.
     return line or " "
 

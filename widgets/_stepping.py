@@ -31,8 +31,9 @@ import ipywidgets
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import fallback_picture, with_fallback
-from ._markup import Markup, html, join
+from ._markup import Markup, html, join, wide_characters
 from ._svg import Timeline
+from .i18n import _
 
 # Classes on the picture and the frames, for stylesheets and browser tests.
 PICTURE_CLASS = "minigrad-picture"
@@ -55,11 +56,13 @@ PLAY_GLYPHS = "".join(
     for icon, glyph in (("play", "▶"), ("pause", "❚❚"), ("stop", "■"))
 )
 
-# How to step (the first line of every stepper's note).
-HOW_TO_STEP = (
-    "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
-    "the start)."
-)
+
+def how_to_step() -> str:
+    """How to step (the first line of every stepper's note), in the widgets' language."""
+    return _(
+        "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
+        "the start)."
+    )
 
 
 def new_scope() -> str:
@@ -156,12 +159,12 @@ class SteppedPicture(ipywidgets.VBox):
             value=0,
             min=0,
             max=last,
-            description="step",
+            description=_("step"),
             continuous_update=True,
             layout=ipywidgets.Layout(width="min(100%, 520px)"),
         )
         self._play = ipywidgets.Play(
-            value=0, min=0, max=last, step=1, interval=900, description="play", show_repeat=False
+            value=0, min=0, max=last, step=1, interval=900, description=_("play"), show_repeat=False
         )
         self._play.add_class(PLAY_CLASS)
         self._speed = ipywidgets.IntSlider(
@@ -169,7 +172,7 @@ class SteppedPicture(ipywidgets.VBox):
             min=100,
             max=2000,
             step=100,
-            description="ms/step",
+            description=_("ms/step"),
             readout=True,
             layout=ipywidgets.Layout(width="260px"),
         )
@@ -199,8 +202,15 @@ def timeline(texts: Iterable[tuple[int, str]]) -> Timeline:
 
 
 def width(text: str) -> float:
-    """A rough width, enough to pick the widest of a box's texts: digits are narrow."""
-    return sum(0.55 if ch.isdigit() or ch in ".,-" else 1.0 for ch in text)
+    """A rough width, enough to pick the widest of a box's texts: digits are narrow, Chinese
+    characters (``wide_characters``) twice as wide as a letter.
+
+    >>> width("10"), width("ab"), width("梯度")
+    (1.1, 2.0, 4.0)
+    """
+    return sum(
+        0.55 if ch.isdigit() or ch in ".,-" else 2.0 if wide_characters(ch) else 1.0 for ch in text
+    )
 
 
 def panel(

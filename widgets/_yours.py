@@ -38,6 +38,8 @@ from minigrad import Tensor
 from minigrad.engine import Step
 from minigrad.function import AccumulateGrad, Node
 
+from .i18n import N_, _
+
 EXACT = "exact"
 CLOSE = "close"
 DIFFERS = "differs"
@@ -45,7 +47,8 @@ DIFFERS = "differs"
 # What a box and the fallback text say about each verdict: a symbol and a word, so that the
 # colour is never the only sign.
 SYMBOL = {EXACT: "✔", CLOSE: "≈", DIFFERS: "✘"}
-WORD = {EXACT: "same", CLOSE: "close", DIFFERS: "differs"}
+# What a box says once the pass has compared the gradient (translated where it is shown).
+MARK = {EXACT: N_("yours ✔ same"), CLOSE: N_("yours ≈ close"), DIFFERS: N_("yours ✘ differs")}
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class GradientCheck:
 
     def mark(self) -> str:
         """The words a box shows once the step is reached: ``yours ✔ same``."""
-        return f"yours {SYMBOL[self.verdict]} {WORD[self.verdict]}"
+        return _(MARK[self.verdict])
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,9 @@ from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from ._markup import Markup, html, join, one_line, plot_text
 from .draw import BLUE, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
+from .i18n import N_, _, plot_gettext
 
-FRIENDLY_FREED = (
+FRIENDLY_FREED = N_(
     "The first backward() freed the values this graph had saved for its derivatives "
     "(that saves memory: most programs backpropagate through a graph once). To run "
     "backward() through it again, either build the expression again (press “new graph”, as "
@@ -91,7 +92,7 @@ class GradAccumulation(ipywidgets.VBox):
         self.description = description
         self.output = self._build()
         self.history: list[HistoryEntry] = []
-        self._record("start")
+        self._record(N_("start"))
         self._controls()
 
     # -- actions ---------------------------------------------------------------------------
@@ -114,10 +115,10 @@ class GradAccumulation(ipywidgets.VBox):
                 leaf.grad.zero_()
         note = ""
         if skipped:
-            note = (
-                f"{', '.join(skipped)}.grad is None: there is nothing to zero "
-                "(None.zero_() would raise AttributeError)."
-            )
+            note = _(
+                "{leaves}.grad is None: there is nothing to zero (None.zero_() would raise "
+                "AttributeError)."
+            ).format(leaves=", ".join(skipped))
         self._record(".grad.zero_()", note=note)
 
     def set_none(self) -> None:
@@ -128,7 +129,7 @@ class GradAccumulation(ipywidgets.VBox):
     def rebuild(self) -> None:
         """Build the expression again: a new graph, with nothing freed."""
         self.output = self._build()
-        self._record("new graph")
+        self._record(N_("new graph"))
 
     def _build(self) -> Tensor:
         output = self.build(*self.leaves)
@@ -160,12 +161,12 @@ class GradAccumulation(ipywidgets.VBox):
         # For viewers without widgets: the plot, and the history in words.
         data = super()._repr_mimebundle_(**kwargs)
         rows = [
-            f"{i}. {entry.action}: "
+            f"{i}. {_(entry.action)}: "
             + ", ".join(
                 f"{name}.grad = {'None' if g is None else full_value(g)}"
                 for name, g in entry.grads.items()
             )
-            + (" (failed)" if entry.error else "")
+            + (_(" (failed)") if entry.error else "")
             for i, entry in enumerate(self.history)
         ]
         return with_fallback(data, "\n".join([repr(self), *rows]), small_png(self._plot.value, 64))
@@ -182,7 +183,7 @@ class GradAccumulation(ipywidgets.VBox):
         # Drawn by the browser, which disables them and says why when no kernel is behind the
         # page (an exported lesson, the docs site): each click runs Python.
         self._buttons = KernelButtons(
-            {label: label for label in actions}, lambda label: actions[label]()
+            {name: _(name) for name in actions}, lambda name: actions[name]()
         )
         self._message = ipywidgets.HTML()
         self._table = ipywidgets.HTML()
@@ -215,19 +216,23 @@ class GradAccumulation(ipywidgets.VBox):
     def message_html(self) -> Markup:
         last = self.history[-1]
         if last.error is None:
-            text = last.note or html("Done: <code>{}</code>.", last.action)
+            text = last.note or html(_("Done: <code>{action}</code>."), action=_(last.action))
             return html(
                 '<div class="minigrad-accumulation-message" '
                 'style="font-family: sans-serif; font-size: 14px">{}</div>',
                 text,
             )
-        friendly = FRIENDLY_FREED if last.error == FREED_GRAPH_MESSAGE else "backward() failed."
+        friendly = _(
+            FRIENDLY_FREED if last.error == FREED_GRAPH_MESSAGE else N_("backward() failed.")
+        )
+        # The error itself is PyTorch's message, never translated.
+        error = html(_("The error: <code>{error}</code>"), error=f"RuntimeError: {last.error}")
         return html(
             '<div class="minigrad-accumulation-error" style="border-left: 4px solid #D55E00; '
             'padding: 2px 8px; font-family: sans-serif; font-size: 14px; max-width: 760px">'
-            "<b>{}</b><br>The error: <code>RuntimeError: {}</code></div>",
+            "<b>{}</b><br>{}</div>",
             friendly,
-            last.error,
+            error,
         )
 
     def table_html(self) -> Markup:
@@ -237,16 +242,19 @@ class GradAccumulation(ipywidgets.VBox):
         for i, entry in enumerate(self.history):
             values = ("None" if g is None else full_value(g) for g in entry.grads.values())
             cells = join(html("<td {}><code>{}</code></td>", Markup(cell), v) for v in values)
-            action = html("<code>{}</code>", entry.action)
+            action = html("<code>{}</code>", _(entry.action))
             if entry.error:
-                action = html('{} <span style="color: #D55E00">✗ error</span>', action)
+                action = html(
+                    '{} <span style="color: #D55E00">{}</span>', action, Markup(_("✗ error"))
+                )
             rows.append(
                 html("<tr><td {c}>{}</td><td {c}>{}</td>{}</tr>", i, action, cells, c=Markup(cell))
             )
         return html(
             '<table class="minigrad-accumulation-history" style="border-collapse: collapse; '
             'font-family: sans-serif; font-size: 14px">'
-            "<tr><th {c}>#</th><th {c}>action</th>{}</tr>{}</table>",
+            "<tr><th {c}>#</th><th {c}>{}</th>{}</tr>{}</table>",
+            Markup(_("action")),
             head,
             join(rows),
             c=Markup(cell),
@@ -271,7 +279,7 @@ class GradAccumulation(ipywidgets.VBox):
                     steps[missing], np.zeros(missing.sum()), "o", mfc="none", color=line_colour
                 )
         axes.set_xticks(steps)
-        axes.set_xlabel("action #  (open circle: .grad is None)")
+        axes.set_xlabel(plot_gettext("action #  (open circle: .grad is None)"))
         axes.set_ylabel(".grad")
         axes.axhline(0, color="#999999", linewidth=0.8)
         axes.legend(loc="upper left", fontsize=8)
@@ -295,4 +303,4 @@ def _series(name: str, grads: list[Tensor | None]) -> dict[str, np.ndarray]:
         return {f"{name}.grad": table[:, 0]}
     if size <= 4:
         return {f"{name}.grad[{i}]": table[:, i] for i in range(size)}
-    return {f"sum of {name}.grad": table.sum(axis=1)}
+    return {plot_gettext("sum of {name}.grad").format(name=name): table.sum(axis=1)}

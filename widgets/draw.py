@@ -55,6 +55,7 @@ from ._graph import (
     short_value,
 )
 from ._markup import dot_label, one_line
+from .i18n import _
 
 # The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
 ORANGE = "#E69F00"
@@ -170,31 +171,47 @@ def look_of(box: GraphNode) -> Look:
     return LOOKS[box.kind]
 
 
+def value_line(value: str) -> str:
+    """A box's line for its value (``value 3.``), in the widgets' language."""
+    return _("value {value}").format(value=value)
+
+
+def makes_line(box: GraphNode, show_values: bool = True) -> str:
+    """An op box's line naming the tensor it made (``makes a = 6.``)."""
+    if show_values and box.produced is not None:
+        return _("makes {name} = {value}").format(
+            name=box.produced_name, value=short_value(box.produced)
+        )
+    return _("makes {name}").format(name=box.produced_name)
+
+
+def saved_tensors_freed() -> str:
+    """The line of a node whose saved tensors a backward pass freed."""
+    return _("saved tensors freed")
+
+
 def label_lines(box: GraphNode, show_values: bool = True, show_grads: bool = True) -> list[str]:
     """The lines of text in a box (the static drawing's; the stepper adds its own)."""
     lines = [box.title]
     tensor = box.tensor
     if box.kind in (LEAF, OUTPUT, GRAD_TENSOR, CONSTANT) and tensor is not None:
         if box.kind == LEAF:
-            lines[0] += " (leaf)"
+            lines[0] = _("{name} (leaf)").format(name=lines[0])
         elif box.kind == OUTPUT:
-            lines[0] += " (output)"
+            lines[0] = _("{name} (output)").format(name=lines[0])
         lines.append(shape_text(tensor))
         if show_values:
-            lines.append("value " + short_value(tensor))
+            lines.append(value_line(short_value(tensor)))
         if show_grads and box.kind == LEAF:
             lines.append("grad " + ("None" if tensor.grad is None else short_value(tensor.grad)))
     elif box.kind == OP:
         if box.produced is not None and box.node is not None:
             # The caller named the tensor this node made: say so, with its value.
-            produced = f"makes {box.produced_name}"
-            if show_values:
-                produced += " = " + short_value(box.produced)
-            lines.append(produced)
+            lines.append(makes_line(box, show_values))
         if box.derivative:
-            lines.append("(from create_graph)")
+            lines.append(_("(from create_graph)"))
         elif box.freed:
-            lines.append("saved tensors freed")
+            lines.append(saved_tensors_freed())
     if box.note:
         lines.append(box.note)
     return lines
@@ -353,9 +370,9 @@ def describe(graph: Graph, labels: Mapping[str, Sequence[str]]) -> str:
     arrows = [f"  {names[edge.tail]} → {names[edge.head]}" for edge in graph.edges]
     return "\n".join(
         [
-            "Boxes:",
+            _("Boxes:"),
             *boxes,
-            "Arrows (forward: from an input to what uses it; gradients flow against them):",
+            _("Arrows (forward: from an input to what uses it; gradients flow against them):"),
             *arrows,
         ]
     )

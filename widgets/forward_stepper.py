@@ -49,19 +49,29 @@ from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, sh
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
     FRAME_CLASS,
-    HOW_TO_STEP,
     LEGEND_CLASS,
     NOTE_CLASS,
     PANEL_CLASS,
     PLAY_GLYPHS,
     SteppedPicture,
+    how_to_step,
     new_scope,
     panel,
     timeline,
     width,
 )
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
-from .draw import BLUE, BLUISH_GREEN, GREY, Drawing, add_boxes, label_lines, new_digraph
+from .draw import (
+    BLUE,
+    BLUISH_GREEN,
+    GREY,
+    Drawing,
+    add_boxes,
+    label_lines,
+    makes_line,
+    new_digraph,
+)
+from .i18n import N_, _, ngettext
 
 # Classes on the boxes and arrows of the picture, k being a step (1 = the first):
 RAN = "mg-fwd-ran-{}"  # the node step k runs: the current node in frame k, done after
@@ -75,16 +85,32 @@ TANGENT_COLOUR = BLUE
 NOW_COLOUR = "#D55E00"
 
 _NOT_YET = "—"
+_INPUT = N_("input")  # an input without a name
 
-NOTE = Markup(
-    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
-    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
-    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed, and the '
-    f'tangents with them (<b style="color: {TANGENT_COLOUR}">→ ṫ·ε</b> on an arrow: the '
-    f"tangent it carries; red for this step). A box reads <b>value + tangent·ε</b>, a dual "
-    "number (ε² = 0).</span></div>"
-)
+
+def note() -> Markup:
+    """How to step, and what the arrows and boxes show (the picture's legend)."""
+    legend = html(
+        _(
+            "<b>→</b> forward: how the values were computed, and the tangents with them "
+            "({tangent_arrow} on an arrow: the tangent it carries; red for this step). A box "
+            "reads <b>value + tangent·ε</b>, a dual number (ε² = 0)."
+        ),
+        tangent_arrow=html('<b style="color: {}">→ ṫ·ε</b>', TANGENT_COLOUR),
+    )
+    return join(
+        [
+            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
+            html(
+                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
+                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
+                NOTE_CLASS,
+                how_to_step(),
+                LEGEND_CLASS,
+                legend,
+            ),
+        ]
+    )
 
 
 def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]:
@@ -202,12 +228,17 @@ class ForwardStepper(SteppedPicture):
         self.frames = frames.frames()
         self.picture_style = frames.style()
         self._fallback = (frames.summary(), frames.end_drawing(rankdir).source)
-        self._build_controls(join([stylesheet(self.picture_style), NOTE]))
+        self._build_controls(join([stylesheet(self.picture_style), note()]))
 
     @property
     def current(self) -> ForwardStep | None:
         """The record of the step shown last, ``None`` before the first step."""
         return super().current
+
+
+def tangent_line(value: str) -> str:
+    """A box's line for its tangent (``tangent 1.``), in the widgets' language."""
+    return _("tangent {value}").format(value=value)
 
 
 def dual_text(value: str, tangent: str) -> str:
@@ -276,7 +307,7 @@ class _ForwardFrames:
                 tangent = step.input_tangents[edge.input_index]
                 if edge.id not in self.edge_tangent and tangent is not None:
                     self.edge_tangent[edge.id] = (k, tangent)
-        for edge_id, (k, _) in self.edge_tangent.items():
+        for edge_id, (k, _tangent) in self.edge_tangent.items():
             self.classes[f"mg-{edge_id}"].append(CARRIES.format(k))
         self.constant = {
             (e.head, e.input_index): graph.nodes[e.tail]
@@ -306,9 +337,9 @@ class _ForwardFrames:
         box = self.graph.nodes[box_id]
         if box_id in self.dual_input:
             primal = self.dual_input[box_id]
-            return f"make_dual({_graph.name_of(self.stepper.names, primal) or 'input'}, …)"
+            return f"make_dual({_graph.name_of(self.stepper.names, primal) or _(_INPUT)}, …)"
         if box.produced_name:
-            return f"{box.title} (makes {box.produced_name})"
+            return _("{node} (makes {tensor})").format(node=box.title, tensor=box.produced_name)
         return box.title
 
     def box_lines(self, box: GraphNode, position: int) -> list[str]:
@@ -316,21 +347,22 @@ class _ForwardFrames:
         lines = list(self._label_lines[box.id])
         if box.id in self.dual_input:
             primal, tangent = self.dual_input[box.id], self.dual_tangent[box.id]
-            name = _graph.name_of(self.stepper.names, primal) or "input"
+            name = _graph.name_of(self.stepper.names, primal) or _(_INPUT)
             return ["make_dual", f"{name} = " + dual_text(self.short(primal), self.short(tangent))]
         if box.id in self.leaf_tangent:
-            return [*lines, "tangent " + self.short(self.leaf_tangent[box.id])]
+            return [*lines, tangent_line(self.short(self.leaf_tangent[box.id]))]
         if box.kind == OUTPUT:
             step = self.step_of.get(box.tensor.grad_fn) if box.tensor is not None else None
             done = step is not None and self.position_of[step.node] <= position
-            return [*lines, "tangent " + (self.short(step.output_tangent) if done else _NOT_YET)]
+            return [*lines, tangent_line(self.short(step.output_tangent) if done else _NOT_YET)]
         if box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
             step = self.step_of.get(box.node)
             if step is None:
                 return lines
-            lines = [line for line in lines if not line.startswith("makes ")]
+            if box.produced is not None:  # the static drawing's line, with its value
+                lines = [line for line in lines if line != makes_line(box)]
             if box.produced_name:
-                lines.append(f"makes {box.produced_name}")
+                lines.append(makes_line(box, show_values=False))
             if self.position_of[box.node] <= position:
                 lines.append(dual_text(self.short(step.output), self.short(step.output_tangent)))
             else:
@@ -420,73 +452,99 @@ class _ForwardFrames:
             )
             lines = [
                 html(
-                    "<b>Before the forward pass</b> of <code>{}</code>: {} step{}. Each input "
-                    "is a dual number, value + tangent·ε: {}.",
-                    out,
-                    total,
-                    "s" if total != 1 else "",
-                    duals,
+                    ngettext(
+                        "<b>Before the forward pass</b> of <code>{out}</code>: {count} step. "
+                        "Each input is a dual number, value + tangent·ε: {duals}.",
+                        "<b>Before the forward pass</b> of <code>{out}</code>: {count} steps. "
+                        "Each input is a dual number, value + tangent·ε: {duals}.",
+                        total,
+                    ),
+                    out=out,
+                    count=total,
+                    duals=duals,
                 ),
-                "Each step runs one op on the values and carries the tangents through it: "
-                "the tangent of its result is the sum, over its inputs, of local derivative × "
-                "that input's tangent.",
+                _(
+                    "Each step runs one op on the values and carries the tangents through it: "
+                    "the tangent of its result is the sum, over its inputs, of local derivative "
+                    "× that input's tangent."
+                ),
             ]
             return panel(lines, position, colour=TANGENT_COLOUR)
         step = self.steps[position - 1]
         head = self.graph.id_of[step.node]
-        lines = [html("<b>Step {} of {}: {}</b>", position, total, self.name(head))]
-        lines.append(html("Forward derivative: <code>{}</code>", step.formula or "(not given)"))
+        lines = [
+            html(
+                _("<b>Step {position} of {total}: {node}</b>"),
+                position=position,
+                total=total,
+                node=self.name(head),
+            )
+        ]
+        lines.append(
+            html(
+                _("Forward derivative: <code>{formula}</code>"),
+                formula=step.formula or _("(not given)"),
+            )
+        )
         lines.append(self.reads(step, head))
         lines.append(self.worked_out(step))
         lines.append(
             html(
-                "Its result: {}, tangent {}; the dual number <code>{}</code>.",
-                self.code(step.output),
-                self.code(step.output_tangent),
-                dual_text(self.short(step.output), self.short(step.output_tangent)),
+                _("Its result: {value}, tangent {tangent}; the dual number <code>{dual}</code>."),
+                value=self.code(step.output),
+                tangent=self.code(step.output_tangent),
+                dual=dual_text(self.short(step.output), self.short(step.output_tangent)),
             )
         )
         if position == total:
             lines.append(
                 html(
-                    "<b>Done</b>: the tangent of <code>{}</code>, {}, is the derivative of the "
-                    "function along the input tangents (a Jacobian-vector product J·v), found in "
-                    "the same single pass as the value.",
-                    out,
-                    self.code(self.stepper.tangent),
+                    _(
+                        "<b>Done</b>: the tangent of <code>{out}</code>, {tangent}, is the "
+                        "derivative of the function along the input tangents (a Jacobian-vector "
+                        "product J·v), found in the same single pass as the value."
+                    ),
+                    out=out,
+                    tangent=self.code(self.stepper.tangent),
                 )
             )
         return panel(lines, position, head, colour=TANGENT_COLOUR)
 
     def input_name(self, box_id: str) -> str:
-        return _graph.name_of(self.stepper.names, self.dual_input[box_id]) or "input"
+        return _graph.name_of(self.stepper.names, self.dual_input[box_id]) or _(_INPUT)
 
     def reads(self, step: ForwardStep, head: str) -> Markup:
         """Each input's value and tangent, as the record has them."""
         items = []
         for i, (value, tangent) in enumerate(zip(step.inputs, step.input_tangents)):
             source = self.input_box.get((head, i))
-            whence = f" (from {self.name(source)})" if source is not None else ""
+            whence = "" if source is None else _(" (from {node})").format(node=self.name(source))
             if tangent is None:
                 items.append(
                     html(
-                        "<li>input {}{}: {}, no tangent: a constant, its tangent is 0</li>",
-                        i,
-                        whence,
-                        self.code(value),
+                        _(
+                            "<li>input {index}{whence}: {value}, no tangent: a constant, its "
+                            "tangent is 0</li>"
+                        ),
+                        index=i,
+                        whence=whence,
+                        value=self.code(value),
                     )
                 )
             else:
                 items.append(
                     html(
-                        "<li>input {}{}: {} with tangent {}</li>",
-                        i,
-                        whence,
-                        self.code(value),
-                        self.code(tangent),
+                        _("<li>input {index}{whence}: {value} with tangent {tangent}</li>"),
+                        index=i,
+                        whence=whence,
+                        value=self.code(value),
+                        tangent=self.code(tangent),
                     )
                 )
-        return html("Its inputs, value and tangent (dual numbers in):<ul>{}</ul>", join(items))
+        return html(
+            _("Its inputs, value and tangent (dual numbers in):<ul>{items}</ul>"),
+            items=join(items),
+        )
 
     def worked_out(self, step: ForwardStep) -> Markup:
         """Σ local derivative × input tangent, in numbers, = the record's output tangent.
@@ -503,20 +561,25 @@ class _ForwardFrames:
                 continue
             local = locals_[i] if i < len(locals_) else None
             if local is None or local.value is None:
-                return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+                return html(
+                    _("Tangent out: <code>{tangent}</code>"), tangent=result.replace("-", "−")
+                )
             factor = _local.number(local.value)
             terms.append(f"{factor} × {_local.number(tangent.detach().numpy())}")
         if not terms:
-            return html("Tangent out: <code>{}</code>", result.replace("-", "−"))
+            return html(_("Tangent out: <code>{tangent}</code>"), tangent=result.replace("-", "−"))
         sum_text = " + ".join(terms) + f" = {result}"
         derivatives = join(
             (html("<code>{}</code>", local.text()) for local in locals_ if local is not None),
             ", ",
         )
         return html(
-            "Local derivatives {}; tangent out = Σ local derivative × tangent in: <code>{}</code>",
-            derivatives,
-            sum_text.replace("-", "−"),
+            _(
+                "Local derivatives {derivatives}; tangent out = Σ local derivative × tangent in: "
+                "<code>{sum}</code>"
+            ),
+            derivatives=derivatives,
+            sum=sum_text.replace("-", "−"),
         )
 
     # -- everything ----------------------------------------------------------------------
@@ -526,7 +589,9 @@ class _ForwardFrames:
         for k, step in enumerate(self.steps, 1):
             head = self.graph.id_of[step.node]
             dual = dual_text(self.short(step.output), self.short(step.output_tangent))
-            lines.append(f"step {k}: {self.name(head)}: {dual}")
+            lines.append(
+                _("step {number}: {node}: {dual}").format(number=k, node=self.name(head), dual=dual)
+            )
         return "\n".join(lines)
 
     def frames(self) -> list[Markup]:

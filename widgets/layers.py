@@ -30,6 +30,7 @@ from minigrad.graph import nodes as graph_nodes
 
 from ._graph import LEAF, MODULE, Graph, GraphNode, build_graph, caller_names, merge_names
 from .draw import Drawing, add_boxes, describe, label_lines, new_digraph
+from .i18n import _
 
 
 def draw_layers(
@@ -151,7 +152,7 @@ def collapse(graph: Graph, model: Any, made_by: dict[Any, Any], depth: int) -> G
             continue
         box = GraphNode(f"m{len(modules)}", MODULE, f"{name} ({type(module).__name__})")
         shapes = [f"{p_name} {tuple(p.shape)}" for p_name, p in module.named_parameters()]
-        box.note = ", ".join(shapes) if shapes else "no parameters"
+        box.note = ", ".join(shapes) if shapes else _("no parameters")
         modules[box.id] = box
         box_of.update(dict.fromkeys(members, box.id))
     collapsed = Graph(elided=graph.elided)

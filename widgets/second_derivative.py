@@ -35,8 +35,9 @@ from minigrad import Tensor
 
 from ._fallback import small_png, with_fallback
 from ._graph import full_value
-from ._markup import html, one_line, plot_text
+from ._markup import Markup, html, one_line, plot_text
 from .draw import BLUE, REDDISH_PURPLE, VERMILLION, draw
+from .i18n import _, plot_gettext
 from .stepper import BackwardStepper
 
 
@@ -92,31 +93,17 @@ class SecondDerivative(ipywidgets.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         # For viewers without widgets: the plot, and the numbers in words.
         data = super()._repr_mimebundle_(**kwargs)
-        text = (
-            f"{self!r}\nx.grad after y.backward(create_graph=True): "
-            f"{full_value(self.grad_after_backward)}; after x.grad.backward(): "
-            f"{full_value(self.grad_after_second_backward)} (f' + f'')"
+        text = f"{self!r}\n" + _(
+            "x.grad after y.backward(create_graph=True): {before}; after x.grad.backward(): "
+            "{after} (f' + f'')"
+        ).format(
+            before=full_value(self.grad_after_backward),
+            after=full_value(self.grad_after_second_backward),
         )
         return with_fallback(data, text, small_png(self._plot.value, 64))
 
     def _build(self, width: float, points: int) -> None:
-        text = html(
-            """
-<div class="minigrad-second-derivative" style="font-family: sans-serif; font-size: 14px;
-line-height: 1.4">
-<b>y = {name} at x = {x0:g}</b>
-<ol>
-<li><code>(dy,) = autograd.grad(y, x, create_graph=True)</code> gives
-f'(x) = <code>{f1}</code>, a tensor with its own graph; then
-<code>autograd.grad(dy, x)</code> gives f''(x) = <code>{f2}</code></li>
-<li><code>y.backward(create_graph=True)</code> leaves f'(x) = <code>{before}</code> in
-<code>x.grad</code>, with a graph (the reddish-purple nodes below). Then
-<code>x.grad.backward()</code> sends f''(x) = <code>{f2}</code> to x and, like every backward,
-<i>adds</i> it into <code>x.grad</code>, which already holds f'(x):
-x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>
-(f' + f'', not f''). To get f'' alone this way, keep <code>g = x.grad</code>,
-set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
-</ol></div>""",
+        values = dict(
             name=self.label,
             x0=self.x0,
             f1=full_value(self.first),
@@ -124,14 +111,60 @@ set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
             before=full_value(self.grad_after_backward),
             after=full_value(self.grad_after_second_backward),
         )
+        # One catalog entry per part: the heading, then each way as an item of the list.
+        heading_of_ways = html(_("<b>y = {name} at x = {x0:g}</b>"), **values)
+        way_1 = html(
+            _(
+                "<li><code>(dy,) = autograd.grad(y, x, create_graph=True)</code> gives\n"
+                "f'(x) = <code>{f1}</code>, a tensor with its own graph; then\n"
+                "<code>autograd.grad(dy, x)</code> gives f''(x) = <code>{f2}</code></li>"
+            ),
+            **values,
+        )
+        way_2 = html(
+            _(
+                "<li><code>y.backward(create_graph=True)</code> leaves f'(x) = "
+                "<code>{before}</code> in\n"
+                "<code>x.grad</code>, with a graph (the reddish-purple nodes below). Then\n"
+                "<code>x.grad.backward()</code> sends f''(x) = <code>{f2}</code> to x and, like "
+                "every backward,\n"
+                "<i>adds</i> it into <code>x.grad</code>, which already holds f'(x):\n"
+                "x.grad becomes <code>{before}</code> + <code>{f2}</code> = <code>{after}</code>\n"
+                "(f' + f'', not f''). To get f'' alone this way, keep <code>g = x.grad</code>,\n"
+                "set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>"
+            ),
+            **values,
+        )
+        text = html(
+            """
+<div class="minigrad-second-derivative" style="font-family: sans-serif; font-size: 14px;
+line-height: 1.4">
+{}
+<ol>
+{}
+{}
+</ol></div>""",
+            heading_of_ways,
+            way_1,
+            way_2,
+        )
         heading = ipywidgets.HTML(
-            '<div style="font-family: sans-serif; font-size: 14px"><b>The graph of y, and beside '
-            "it (reddish purple) the graph that computes x.grad:</b></div>"
+            html(
+                '<div style="font-family: sans-serif; font-size: 14px"><b>{}</b></div>',
+                Markup(
+                    _(
+                        "The graph of y, and beside it (reddish purple) the graph that "
+                        "computes x.grad:"
+                    )
+                ),
+            )
         )
         graph = ipywidgets.VBox([heading, self.drawing.widget()])  # drawn in the browser
         title = ipywidgets.HTML(
-            '<b style="font-family: sans-serif; font-size: 14px">Stepping through '
-            "<code>x.grad.backward()</code>:</b>"
+            html(
+                '<b style="font-family: sans-serif; font-size: 14px">{}</b>',
+                html(_("Stepping through {code}:"), code=Markup("<code>x.grad.backward()</code>")),
+            )
         )
         self._plot = ipywidgets.Image(value=self.plot_png(width, points), format="png")
         super().__init__([ipywidgets.HTML(text), graph, title, self.stepper, self._plot])
@@ -156,13 +189,20 @@ set <code>x.grad = None</code>, then call <code>g.backward()</code>.</li>
         FigureCanvasAgg(figure)
         left, right = figure.subplots(1, 2)
         left.plot(xs, fs, color=BLUE, label=plot_text(self.label))
-        left.plot(xs, y0 + slope * (xs - self.x0), "--", color=VERMILLION, label="tangent")
+        left.plot(
+            xs, y0 + slope * (xs - self.x0), "--", color=VERMILLION, label=plot_gettext("tangent")
+        )
         left.plot([self.x0], [y0], "o", color=VERMILLION)
-        left.set_title(f"f and its tangent at x = {self.x0:g} (slope {slope:g})", fontsize=10)
+        left.set_title(
+            plot_gettext("f and its tangent at x = {x0:g} (slope {slope:g})").format(
+                x0=self.x0, slope=slope
+            ),
+            fontsize=10,
+        )
         right.plot(xs, d1, color=VERMILLION, label="f'")
         right.plot(xs, d2, color=REDDISH_PURPLE, label="f''")
         right.plot([self.x0] * 2, [slope, self.second.item()], "o", color="#000000")
-        right.set_title("f' and f'' (by autograd.grad)", fontsize=10)
+        right.set_title(plot_gettext("f' and f'' (by autograd.grad)"), fontsize=10)
         for axes in (left, right):
             axes.axvline(self.x0, color="#999999", linewidth=0.8)
             axes.set_xlabel("x")

@@ -80,7 +80,6 @@ from ._graph import (
 from ._markup import Markup, html, join, stylesheet
 from ._stepping import (
     FRAME_CLASS,
-    HOW_TO_STEP,
     LEGEND_CLASS,
     NOTE_CLASS,
     PANEL_CLASS,
@@ -88,6 +87,7 @@ from ._stepping import (
     PLAY_CLASS,
     PLAY_GLYPHS,
     SteppedPicture,
+    how_to_step,
     new_scope,
 )
 from ._stepping import panel as _panel
@@ -103,7 +103,10 @@ from .draw import (
     add_boxes,
     label_lines,
     new_digraph,
+    saved_tensors_freed,
+    value_line,
 )
+from .i18n import N_, _, ngettext
 
 # Re-exported: the classes browser tests and stylesheets look for.
 __all__ = [
@@ -118,7 +121,7 @@ __all__ = [
 YOURS_LEGEND_CLASS = "minigrad-yours-legend"
 
 _NO_GRAD_YET = "grad —"
-_NOT_COMPARED_YET = "yours —"
+_NOT_COMPARED_YET = N_("yours —")
 
 # Light tints of the palette's green and vermillion: a box whose gradient you wrote by hand,
 # once the pass has reached it. Its text says the same with a symbol (see _yours.SYMBOL).
@@ -136,16 +139,31 @@ DIFFERS_AT = "mg-differs-{}"  # a box whose gradient you wrote, found to differ 
 FREED_AT_END = "mg-freed"  # a node whose saved tensors the pass frees (once it has run)
 SHAPES = ":is(ellipse, polygon, path, polyline)"  # what a box is drawn with
 
-# How to step, and which way the arrows point (the picture's legend).
-KERNEL_NOTE = Markup(
-    # Code in the panel as large as its prose: a theme's code font is often 13px or less.
-    stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}")
-    + f'<div class="{NOTE_CLASS}" style="font-family: sans-serif; font-size: 14px; '
-    f'line-height: 1.4; color: #333333">{HOW_TO_STEP}<br>'
-    f'<span class="{LEGEND_CLASS}"><b>→</b> forward: how the values were computed; '
-    f'<b style="color: {VERMILLION}">⇠</b> backward: where the gradients flow (dashed, '
-    "arrowhead at the input: red for this step, green for earlier ones)</span></div>"
-)
+
+def kernel_note() -> Markup:
+    """How to step, and which way the arrows point (the picture's legend)."""
+    legend = html(
+        _(
+            "<b>→</b> forward: how the values were computed; {backward_arrow} backward: where "
+            "the gradients flow (dashed, arrowhead at the input: red for this step, green for "
+            "earlier ones)"
+        ),
+        backward_arrow=html('<b style="color: {}">⇠</b>', VERMILLION),
+    )
+    return join(
+        [
+            # Code in the panel as large as its prose: a theme's code font is often 13px or less.
+            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
+            html(
+                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
+                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
+                NOTE_CLASS,
+                how_to_step(),
+                LEGEND_CLASS,
+                legend,
+            ),
+        ]
+    )
 
 
 class BackwardStepper(SteppedPicture):
@@ -306,7 +324,7 @@ class BackwardStepper(SteppedPicture):
     # -- the widgets ------------------------------------------------------------------------
     def _build_controls(self) -> None:  # type: ignore[override]
         picture_style = stylesheet(self.picture_style)
-        super()._build_controls(join([picture_style, KERNEL_NOTE, _yours_legend(self.checks)]))
+        super()._build_controls(join([picture_style, kernel_note(), _yours_legend(self.checks)]))
 
 
 class _Frames:
@@ -350,7 +368,7 @@ class _Frames:
         self.edge_grad: dict[str, tuple[int, Tensor]] = {}  # arrow -> (position, gradient)
         for step in self.steps:
             head = graph.id_of[step.node]
-            for i, ((child, _), grad) in enumerate(
+            for i, ((child, _slot), grad) in enumerate(
                 zip(step.node.next_functions, step.grads_out, strict=False)
             ):
                 if child is not None and grad is not None and child in graph.id_of:
@@ -370,7 +388,7 @@ class _Frames:
         boxes_of = {id(box.tensor): box for box in graph.nodes.values() if box.tensor is not None}
         self.accumulations: dict[str, list[tuple[int, Step]]] = {}
         written_at: dict[int, list[str]] = {}
-        for edge, (when, _) in self.edge_grad.items():
+        for edge, (when, _grad) in self.edge_grad.items():
             written_at.setdefault(when, []).append(edge)
         self.classes: dict[str, list[str]] = {
             f"mg-{element}": [] for element in [*graph.nodes, *(e.id for e in graph.edges)]
@@ -389,7 +407,7 @@ class _Frames:
                 self.classes[f"mg-{edge}"].append(CARRIES.format(position))
                 if self.arrow_head[edge] == head:
                     self.classes[f"mg-{edge}"].append(SENT.format(position))
-            for sender, _ in step.contributions:
+            for sender, _grad in step.contributions:
                 target = self.output_box.id if sender is None else graph.id_of[sender]
                 for edge in self.arrows_between.get((head, target), []):
                     self.classes[f"mg-{edge}"].append(ARRIVES.format(position))
@@ -458,21 +476,22 @@ class _Frames:
 
     def box_lines(self, box: GraphNode, position: int) -> list[str]:
         lines = list(self._label_lines[box.id])
-        if box.id in self.value_changes:
+        if box.id in self.value_changes and box.tensor is not None:
             now = [tensor for k, tensor in self.value_changes[box.id] if k <= position][-1]
+            after_the_pass = value_line(short_value(box.tensor))
             lines = [
-                "value " + self.short(now) if line.startswith("value ") else line for line in lines
+                value_line(self.short(now)) if line == after_the_pass else line for line in lines
             ]
         if box.kind == LEAF and box.tensor is not None:
             lines[-1] = "grad " + self.short(self.leaf_grad(box, position))
         elif box.kind == OP and box.node is not None and not isinstance(box.node, AccumulateGrad):
-            lines = [line for line in lines if line != "saved tensors freed"]
+            lines = [line for line in lines if line != saved_tensors_freed()]
             done = self.position_of.get(box.node, self.stepper.num_steps + 1) <= position
             step = self.step_of.get(box.node)
             lines.append("grad " + self.short(step.grad_in) if done and step else _NO_GRAD_YET)
         check = self.check_box.get(box.id)
         if check is not None:
-            lines.append(check.mark() if check.position <= position else _NOT_COMPARED_YET)
+            lines.append(check.mark() if check.position <= position else _(_NOT_COMPARED_YET))
         return lines
 
     def leaf_grad(self, box: GraphNode, position: int) -> Tensor | None:
@@ -540,34 +559,52 @@ class _Frames:
             seed = self.steps[0].contributions[0][1] if self.steps else None
             start = (
                 # the seed's value ends in a full stop (1.): keep it away from the sentence's
-                html("starting from {}, which is ∂{out}/∂{out}", self.code(seed), out=out)
+                html(
+                    _("starting from {seed}, which is ∂{out}/∂{out}"), seed=self.code(seed), out=out
+                )
                 if seed is not None
-                else "with nothing to do"
+                else _("with nothing to do")
             )
             lines = [
                 html(
-                    "<b>Before the backward pass</b> of <code>{}</code>: {} step{}, {}.",
-                    out,
-                    total,
-                    "s" if total != 1 else "",
-                    start,
+                    ngettext(
+                        "<b>Before the backward pass</b> of <code>{out}</code>: {count} step, "
+                        "{start}.",
+                        "<b>Before the backward pass</b> of <code>{out}</code>: {count} steps, "
+                        "{start}.",
+                        total,
+                    ),
+                    out=out,
+                    count=total,
+                    start=start,
                 ),
-                "Each step takes one node, adds up the gradients that arrived at it, and "
-                "sends gradient × local derivative on to each of its inputs.",
+                _(
+                    "Each step takes one node, adds up the gradients that arrived at it, and "
+                    "sends gradient × local derivative on to each of its inputs."
+                ),
             ]
             if stepper.checks:
                 named = join((html("<code>{}</code>", name) for name in stepper.checks), ", ")
                 lines.append(
                     html(
-                        "Your own gradients, for {}: each is compared with the engine's at the "
-                        "step that receives it.",
-                        named,
+                        _(
+                            "Your own gradients, for {names}: each is compared with the "
+                            "engine's at the step that receives it."
+                        ),
+                        names=named,
                     )
                 )
             return _panel(lines, position)
         step = self.steps[position - 1]
         node = step.node
-        lines = [html("<b>Step {} of {}: {}</b>", position, total, self.describe(node))]
+        lines = [
+            html(
+                _("<b>Step {position} of {total}: {node}</b>"),
+                position=position,
+                total=total,
+                node=self.describe(node),
+            )
+        ]
         lines.append(self.arrivals(step, out))
         if node in self.check_at:
             lines.extend(self.your_gradient(self.check_at[node]))
@@ -575,21 +612,31 @@ class _Frames:
             lines.extend(self.accumulation(step))
         elif step.leaf is not None:  # a leaf of an engine of one's own (widgets.protocol)
             lines.append(
-                html("A leaf: its grad is now {}, nothing to send on.", self.code(step.grad_in))
+                html(
+                    _("A leaf: its grad is now {grad}, nothing to send on."),
+                    grad=self.code(step.grad_in),
+                )
             )
         else:
             formula = getattr(node, "formula", None)  # an engine of one's own may have none
             if formula is not None:
-                lines.append(html("Local derivative: <code>{}</code>", formula or "(not given)"))
+                lines.append(
+                    html(
+                        _("Local derivative: <code>{formula}</code>"),
+                        formula=formula or _("(not given)"),
+                    )
+                )
             lines.append(self.sends(step))
             if node in stepper._freed_at_end:
                 lines.append(
-                    f"{self.title(node)} no longer needs its saved tensors: they are freed now "
-                    "(pass retain_graph=True to keep them for a second backward)."
+                    _(
+                        "{node} no longer needs its saved tensors: they are freed now (pass "
+                        "retain_graph=True to keep them for a second backward)."
+                    ).format(node=self.title(node))
                 )
         if position == total:
             lines.append(
-                html("<b>Done</b>: every <code>.grad</code> is now as backward() leaves it.")
+                html(_("<b>Done</b>: every <code>.grad</code> is now as backward() leaves it."))
             )
             if stepper.checks:
                 lines.append(self.your_verdicts())
@@ -606,25 +653,35 @@ class _Frames:
         cell = Markup('style="text-align: left; vertical-align: top; padding: 2px 14px 2px 0"')
         table = html(
             '<table style="border-collapse: collapse; margin: 2px 0">'
-            "<tr><th {cell}>yours[{key}]</th><th {cell}>the engine's</th></tr>"
+            "<tr><th {cell}>yours[{key}]</th><th {cell}>{engines}</th></tr>"
             "<tr><td {cell}>{yours}</td><td {cell}>{engine}</td></tr></table>",
             cell=cell,
             key=repr(name),
+            engines=Markup(_("the engine's")),
             yours=self.code(check.yours),
             engine=self.code(check.engine),
         )
         tolerance = f"rtol={check.rtol:g}, atol={check.atol:g}"
         largest = difference_text(check.largest_difference)
         if check.verdict == EXACT:
-            verdict = f"{SYMBOL[EXACT]} the same, exactly"
+            verdict = _("{symbol} the same, exactly").format(symbol=SYMBOL[EXACT])
             hint = ""
         elif check.verdict == CLOSE:
-            verdict = f"{SYMBOL[CLOSE]} the same within rounding"
-            hint = f": the largest difference, {largest}, is within {tolerance}"
+            verdict = _("{symbol} the same within rounding").format(symbol=SYMBOL[CLOSE])
+            hint = _(": the largest difference, {largest}, is within {tolerance}").format(
+                largest=largest, tolerance=tolerance
+            )
         else:
-            verdict = f"{SYMBOL[DIFFERS]} different"
-            where = f" at index {check.where}" if check.where else ""
-            hint = f": they differ by up to {largest}{where}, more than {tolerance} allow. "
+            verdict = _("{symbol} different").format(symbol=SYMBOL[DIFFERS])
+            if check.where:
+                hint = _(
+                    ": they differ by up to {largest} at index {index}, more than {tolerance} "
+                    "allow. "
+                ).format(largest=largest, index=check.where, tolerance=tolerance)
+            else:
+                hint = _(": they differ by up to {largest}, more than {tolerance} allow. ").format(
+                    largest=largest, tolerance=tolerance
+                )
             earlier = [c.name for c in self.stepper.checks.values() if c.position < check.position]
             wrong_before = [
                 c.name
@@ -632,24 +689,26 @@ class _Frames:
                 if c.position < check.position and not c.agrees
             ]
             if wrong_before:
-                hint += (
-                    f"Your gradient for {wrong_before[0]}, compared earlier, differs "
-                    "too: fix that one first, as this one may follow from it."
-                )
+                hint += _(
+                    "Your gradient for {name}, compared earlier, differs too: fix that one "
+                    "first, as this one may follow from it."
+                ).format(name=wrong_before[0])
             elif earlier:
-                hint += (
+                hint += _(
                     "Every gradient of yours compared before this one agrees, so the mistake "
-                    f"is in how you got the gradient of {name} from them."
-                )
+                    "is in how you got the gradient of {name} from them."
+                ).format(name=name)
             else:
-                hint += f"The mistake is in how you got the gradient of {name}."
+                hint += _("The mistake is in how you got the gradient of {name}.").format(name=name)
         colour = VERMILLION if check.verdict == DIFFERS else BLUISH_GREEN
         return [
             html(
-                "Your gradient for <code>{}</code> beside the engine's (the gradient that "
-                "arrived):{}",
-                name,
-                table,
+                _(
+                    "Your gradient for <code>{name}</code> beside the engine's (the gradient "
+                    "that arrived):{table}"
+                ),
+                name=name,
+                table=table,
             ),
             html('<b style="color: {}">{}</b>{}', colour, verdict, hint),
         ]
@@ -660,26 +719,37 @@ class _Frames:
         exact = sum(c.verdict == EXACT for c in checks)
         close = sum(c.verdict == CLOSE for c in checks)
         differing = [c for c in checks if c.verdict == DIFFERS]
-        text = (
-            f"Your gradients: {exact + close} of {len(checks)} agree with the engine's "
-            f"({exact} exactly, {close} within rounding)"
+        agree = dict(agree=exact + close, total=len(checks), exact=exact, close=close)
+        if not differing:
+            return _(
+                "Your gradients: {agree} of {total} agree with the engine's ({exact} exactly, "
+                "{close} within rounding)."
+            ).format(**agree)
+        which = ", ".join(
+            _("{name} (step {position})").format(name=c.name, position=c.position)
+            for c in differing
         )
-        if differing:
-            which = ", ".join(f"{c.name} (step {c.position})" for c in differing)
-            text += f"; {len(differing)} differ{'s' if len(differing) == 1 else ''}: {which}"
-        return text + "."
+        return ngettext(
+            "Your gradients: {agree} of {total} agree with the engine's ({exact} exactly, "
+            "{close} within rounding); {count} differs: {which}.",
+            "Your gradients: {agree} of {total} agree with the engine's ({exact} exactly, "
+            "{close} within rounding); {count} differ: {which}.",
+            len(differing),
+        ).format(**agree, count=len(differing), which=which)
 
     def describe(self, node: Node) -> str:
         if isinstance(node, AccumulateGrad):
-            return f"AccumulateGrad for the leaf {self.leaf_name(node)}"
+            return _("AccumulateGrad for the leaf {leaf}").format(leaf=self.leaf_name(node))
         box = self.graph.nodes[self.graph.id_of[node]]
         if box.kind == LEAF:  # an engine of one's own: a leaf is its own node
-            return f"the leaf {box.title}"
+            return _("the leaf {leaf}").format(leaf=box.title)
         if box.produced_name:
-            return f"{box.title}, which made {box.produced_name}"
+            return _("{node}, which made {tensor}").format(node=box.title, tensor=box.produced_name)
         if self.output_box.kind in (OUTPUT, GRAD_TENSOR) and self.output_box.tensor is not None:
             if getattr(self.output_box.tensor, "grad_fn", None) is node:
-                return f"{box.title}, which made {self.output_box.title}"
+                return _("{node}, which made {tensor}").format(
+                    node=box.title, tensor=self.output_box.title
+                )
         return box.title
 
     def leaf_name(self, node: AccumulateGrad) -> str:
@@ -687,65 +757,99 @@ class _Frames:
 
     def sender_name(self, sender: Node | None) -> str:
         if sender is None:
-            return "backward()'s starting gradient"
+            return _("backward()'s starting gradient")
         return self.describe(sender)
 
     def arrivals(self, step: Step, out: str) -> Markup:
         contributions = step.contributions
         if len(contributions) == 1:
             sender, grad = contributions[0]
-            return html("Gradient arriving from {}: {}", self.sender_name(sender), self.code(grad))
+            return html(
+                _("Gradient arriving from {sender}: {grad}"),
+                sender=self.sender_name(sender),
+                grad=self.code(grad),
+            )
         items = join(
-            html("<li>from {}: {}</li>", self.sender_name(sender), self.code(grad))
+            html(
+                _("<li>from {sender}: {grad}</li>"),
+                sender=self.sender_name(sender),
+                grad=self.code(grad),
+            )
             for sender, grad in contributions
         )
         return html(
-            "{} gradients arrive, one along each path from <code>{}</code>:<ul>{}</ul>"
-            "They add up: {}",
-            len(contributions),
-            out,
-            items,
-            self.code(step.grad_in),
+            ngettext(
+                "{count} gradient arrives, one along each path from <code>{out}</code>:"
+                "<ul>{items}</ul>They add up: {total}",
+                "{count} gradients arrive, one along each path from <code>{out}</code>:"
+                "<ul>{items}</ul>They add up: {total}",
+                len(contributions),
+            ),
+            count=len(contributions),
+            out=out,
+            items=items,
+            total=self.code(step.grad_in),
         )
 
     def sends(self, step: Step) -> Markup:
         items = []
         head = self.graph.id_of[step.node]
         locals_ = _local.local_derivatives(step.node, self.stepper.saved.get(step.node, {}))
-        for i, ((child, _), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
+        for i, ((child, _slot), grad) in enumerate(zip(step.node.next_functions, step.grads_out)):
             if child is None and (head, i) in self.constant:
                 value = self.constant[(head, i)].tensor
                 assert value is not None
                 items.append(
                     html(
-                        "<li>input {}: the constant {}, no gradient needed</li>",
-                        i,
-                        self.code(value),
+                        _("<li>input {index}: the constant {value}, no gradient needed</li>"),
+                        index=i,
+                        value=self.code(value),
                     )
                 )
             elif child is None and i == 0 and _graph.is_copy(step.node):
                 # copy_(destination, source): the destination's old values are overwritten.
                 items.append(
-                    html("<li>input {}: the tensor copied into, no gradient needed</li>", i)
+                    html(
+                        _("<li>input {index}: the tensor copied into, no gradient needed</li>"),
+                        index=i,
+                    )
                 )
             elif child is None and i == 0 and short_name(step.node) == "CopySlices":
                 items.append(
                     html(
-                        "<li>input {}: the base as it was before the write, a constant, no "
-                        "gradient needed</li>",
-                        i,
+                        _(
+                            "<li>input {index}: the base as it was before the write, a "
+                            "constant, no gradient needed</li>"
+                        ),
+                        index=i,
                     )
                 )
             elif child is None:
-                items.append(html("<li>input {}: a constant, no gradient needed</li>", i))
+                items.append(
+                    html(_("<li>input {index}: a constant, no gradient needed</li>"), index=i)
+                )
             elif grad is None:
-                items.append(html("<li>input {} → {}: nothing</li>", i, self.sender_name(child)))
+                items.append(
+                    html(
+                        _("<li>input {index} → {target}: nothing</li>"),
+                        index=i,
+                        target=self.sender_name(child),
+                    )
+                )
             else:
                 local = locals_[i] if i < len(locals_) else None
                 worked = self.worked_out(step.grad_in, local, grad)
-                items.append(html("<li>input {} → {}: {}</li>", i, self.target(child), worked))
+                items.append(
+                    html(
+                        _("<li>input {index} → {target}: {worked}</li>"),
+                        index=i,
+                        target=self.target(child),
+                        worked=worked,
+                    )
+                )
         return html(
-            "Sent to each input (gradient arriving × local derivative):<ul>{}</ul>", join(items)
+            _("Sent to each input (gradient arriving × local derivative):<ul>{items}</ul>"),
+            items=join(items),
         )
 
     def worked_out(self, grad_in: Tensor, local: _local.Local | None, sent: Tensor) -> Markup:
@@ -753,7 +857,7 @@ class _Frames:
         the last ``=`` is the engine's record of what was sent, never a product made here."""
         if local is None:
             return self.code(sent)
-        derivative = html("local derivative <code>{}</code>", local.text())
+        derivative = html(_("local derivative <code>{formula}</code>"), formula=local.text())
         if local.value is None:  # a matrix product: no single number to multiply by
             return html("{}: {} = {}", derivative, local.how, self.code(sent))
         incoming = _local.number(grad_in.detach().numpy())
@@ -762,10 +866,17 @@ class _Frames:
         shapes = np.broadcast_shapes(tuple(grad_in.shape), np.shape(local.value))
         note = ""
         if shapes != tuple(sent.shape):
-            spread = math.prod(tuple(sent.shape)) > math.prod(shapes)
-            how = "copied to every element of" if spread else "summed back to"
-            note = f" ({how} the input's shape {tuple(sent.shape)})"
-        return html("{}; sends <code>{}</code>{}", derivative, product.replace("-", "−"), note)
+            if math.prod(tuple(sent.shape)) > math.prod(shapes):
+                note = _(" (copied to every element of the input's shape {shape})")
+            else:
+                note = _(" (summed back to the input's shape {shape})")
+            note = note.format(shape=tuple(sent.shape))
+        return html(
+            _("{derivative}; sends <code>{product}</code>{note}"),
+            derivative=derivative,
+            product=product.replace("-", "−"),
+            note=note,
+        )
 
     def target(self, child: Node) -> str:
         if isinstance(child, AccumulateGrad):
@@ -776,18 +887,25 @@ class _Frames:
         name = self.leaf_name(step.node)  # type: ignore[arg-type]
         before, after = step.grad_before, step.grad_after
         if before is None:
-            how = html("{}.grad was None, so it becomes a copy of the gradient", name)
+            how = html(_("{leaf}.grad was None, so it becomes a copy of the gradient"), leaf=name)
         else:
             how = html(
-                "{}.grad already held {}; the new gradient is added: {} + {}",
-                name,
-                self.code(before),
-                self.code(before),
-                self.code(step.grad_in),
+                _(
+                    "{leaf}.grad already held {before}; the new gradient is added: "
+                    "{before} + {grad}"
+                ),
+                leaf=name,
+                before=self.code(before),
+                grad=self.code(step.grad_in),
             )
         return [
-            html("<code>{}.grad += gradient</code>: {}", name, how),
-            html("{}.grad before: {} → after: {}", name, self.code(before), self.code(after)),
+            html(_("<code>{leaf}.grad += gradient</code>: {how}"), leaf=name, how=how),
+            html(
+                _("{leaf}.grad before: {before} → after: {after}"),
+                leaf=name,
+                before=self.code(before),
+                after=self.code(after),
+            ),
         ]
 
     # -- everything --------------------------------------------------------------------------
@@ -828,19 +946,38 @@ class _Frames:
         """The pass in words, a line per step."""
         lines = []
         for step in self.steps:
-            head = f"step {step.index + 1}: {self.describe(step.node)}"
+            number, node = step.index + 1, self.describe(step.node)
             if isinstance(step.node, AccumulateGrad):
-                name = self.leaf_name(step.node)
-                before, after = self.short(step.grad_before), self.short(step.grad_after)
-                lines.append(f"{head}: {name}.grad {before} → {after}")
+                lines.append(
+                    _("step {number}: {node}: {leaf}.grad {before} → {after}").format(
+                        number=number,
+                        node=node,
+                        leaf=self.leaf_name(step.node),
+                        before=self.short(step.grad_before),
+                        after=self.short(step.grad_after),
+                    )
+                )
             else:
                 sent = ", ".join(self.short(g) for g in step.grads_out if g is not None)
-                lines.append(f"{head}: gets {self.short(step.grad_in)}, sends {sent or 'nothing'}")
+                lines.append(
+                    _("step {number}: {node}: gets {grad}, sends {sent}").format(
+                        number=number,
+                        node=node,
+                        grad=self.short(step.grad_in),
+                        sent=sent or _("nothing"),
+                    )
+                )
             check = self.check_at.get(step.node)
             if check is not None:
-                largest = difference_text(check.largest_difference)
-                how = "" if check.verdict == EXACT else f" (largest difference {largest})"
-                lines[-1] += f"; {check.mark()} for {check.name}{how}"
+                if check.verdict == EXACT:
+                    compared = _("; {mark} for {name}")
+                else:
+                    compared = _("; {mark} for {name} (largest difference {largest})")
+                lines[-1] += compared.format(
+                    mark=check.mark(),
+                    name=check.name,
+                    largest=difference_text(check.largest_difference),
+                )
         return "\n".join(lines)
 
     def frames(self) -> list[Markup]:
@@ -860,16 +997,22 @@ def _yours_legend(checks: Mapping[str, GradientCheck]) -> Markup:
     def swatch(fill: str, words: str) -> Markup:
         return html('<span style="background: {}; padding: 0 4px">{}</span>', fill, words)
 
+    legend = html(
+        _(
+            "Your gradients, compared when the pass reaches them: {exact} exactly, {close} "
+            "within rounding (rtol={rtol:g}, atol={atol:g}, as torch.allclose), {differs}; "
+            "<b>{not_yet}</b>: not reached yet"
+        ),
+        exact=swatch(AGREE_FILL, _("{symbol} same").format(symbol=SYMBOL[EXACT])),
+        close=swatch(AGREE_FILL, _("{symbol} close").format(symbol=SYMBOL[CLOSE])),
+        rtol=first.rtol,
+        atol=first.atol,
+        differs=swatch(DIFFER_FILL, _("{symbol} differs").format(symbol=SYMBOL[DIFFERS])),
+        not_yet=_(_NOT_COMPARED_YET),
+    )
     return html(
         '<div class="{}" style="font-family: sans-serif; font-size: 14px; line-height: 1.4; '
-        'color: #333333">Your gradients, compared when the pass reaches them: {} exactly, {} '
-        "within rounding (rtol={:g}, atol={:g}, as torch.allclose), {}; <b>{}</b>: not "
-        "reached yet</div>",
+        'color: #333333">{}</div>',
         YOURS_LEGEND_CLASS,
-        swatch(AGREE_FILL, f"{SYMBOL[EXACT]} same"),
-        swatch(AGREE_FILL, f"{SYMBOL[CLOSE]} close"),
-        first.rtol,
-        first.atol,
-        swatch(DIFFER_FILL, f"{SYMBOL[DIFFERS]} differs"),
-        _NOT_COMPARED_YET,
+        legend,
     )

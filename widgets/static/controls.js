@@ -13,6 +13,8 @@
 // anywidget hands render() a proxy of the model without comm_live, so the real models are
 // fetched by id from the widget manager: the slider's, and for actions this widget's own.
 
+// Python sends the note in the widgets' language (KernelButtons.kernel_note); this English
+// one is for a state saved before it did.
 const NOTE =
     "These buttons run Python: they need a running kernel (open the notebook in Jupyter " +
     "and run its cells).";
@@ -67,7 +69,7 @@ async function renderActions(model, el) {
     const self = await model.widget_manager.get_model(model.get("self_id"));
     const note = document.createElement("div");
     note.className = "minigrad-kernel-note";
-    note.textContent = NOTE;
+    note.textContent = model.get("kernel_note") || NOTE;
     note.style.cssText = "font-family: sans-serif; font-size: 14px; color: #D55E00; margin: 2px 0";
     const actions = document.createElement("div");
     actions.className = "minigrad-action-row";
