@@ -23,6 +23,7 @@ import importlib.util
 import io
 import re
 import shutil
+import subprocess
 import sys
 import tokenize
 from pathlib import Path
@@ -364,3 +365,17 @@ def test_links_of_a_translated_page_lead_to_the_translation_or_the_english_file(
         for target in targets:
             if "://" not in target:
                 assert (page.parent / target.partition("#")[0]).exists(), f"{lang}: {target}"
+
+
+def test_make_tests_nbval_run_collects_the_translated_lessons():
+    """``make test`` runs ``pytest --nbval`` over ``notebooks/``: the built lessons are in it."""
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+        + ["--nbval", "--nbval-current-env", "notebooks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for lang, source in BUILT_NOTEBOOKS:
+        assert f"notebooks/{lang}/{source.name}::Cell 0" in collected, f"{lang}/{source.name}"
