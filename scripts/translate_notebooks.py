@@ -36,7 +36,7 @@ Babel): a new text gets an empty entry, a changed one keeps its old translation 
 ``fuzzy`` (with the old English as ``#| msgid``), a removed one becomes obsolete (``#~``). An
 entry that is empty or fuzzy is shown in English in the built notebook, and ``check`` (and the
 test suite) fails until it is translated. ``build`` runs a notebook only when its cells or
-catalog changed (``--force`` runs it anyway); ``--no-execute`` writes the cells only.
+catalog changed (``--force`` runs it anyway); ``--no-execute`` writes the cells with no outputs (``check`` then says it was not run).
 """
 
 from __future__ import annotations
@@ -221,12 +221,12 @@ def translate_markdown(markdown: str, translate: Callable[[str], str]) -> str:
     >>> translate_markdown("## Two\\n\\nSome `x`\\ntext.\\n", german.get)
     '## Zwei\\n\\nEin `x`.\\n'
     """
+
+    def translated(text: str) -> str:
+        return translate(text) or text  # no translation (None or ""): the English text
+
     lines = markdown.split("\n")
-    for block in reversed(markdown_blocks(markdown)):
-
-        def translated(text: str) -> str:
-            return translate(text) or text
-
+    for block in reversed(markdown_blocks(markdown)):  # from the end: line numbers stay right
         lines[block.first : block.last] = replace_block(lines, block, translated)
     return "\n".join(lines)
 
@@ -488,6 +488,8 @@ def stale_reason(source: Path, lang: str) -> str | None:
         return f"{built.relative_to(ROOT)}: its cells differ from its source and catalog"
     if stored.metadata.get("minigrad", {}).get("language") != lang:
         return f"{built.relative_to(ROOT)}: metadata minigrad.language is not {lang!r}"
+    if any(cell.cell_type == "code" and cell.execution_count is None for cell in stored.cells):
+        return f"{built.relative_to(ROOT)} has not been run"
     return None
 
 
@@ -504,10 +506,18 @@ def build(source: Path, lang: str, execute: bool, force: bool) -> None:
     if not force and stale_reason(source, lang) is None:
         print("  current, not run again (--force runs it)")
         return
-    nbformat.write(built_notebook(source, lang, catalog), built)
+    nb = built_notebook(source, lang, catalog)
+    if not execute:
+        # The English outputs would pass for this notebook's own: store none, so that the
+        # notebook counts as not run (stale_reason) until a build runs it.
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        nb.metadata.pop("widgets", None)
+    nbformat.write(nb, built)
     if execute:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from execute_notebooks import execute_in_place
+        from execute_notebooks import execute_in_place  # the English lessons' runner
 
         execute_in_place(built)
 

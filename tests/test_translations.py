@@ -339,6 +339,10 @@ def test_an_english_edit_makes_the_translation_fuzzy_and_the_build_stale(tmp_pat
     assert built.cells[0].source == "# Урок\n\nГрадиент `x`\nравен $2x$."
     assert built.cells[1].source == 'import widgets\n\nwidgets.set_language("ru")\n\nx = 2  # вход'
     assert built.metadata["minigrad"] == {"language": "ru"}
+    assert built.cells[1].outputs == [] and "widgets" not in built.metadata  # not English ones
+    assert tool.check(["ru"]) == ["notebooks/ru/01_demo.ipynb has not been run: build"]
+    built.cells[1].execution_count = 1  # what running it (scripts/execute_notebooks.py) records
+    nbformat.write(built, tool.output_path(lesson, "ru"))
     assert tool.check(["ru"]) == []
 
     nb.cells[0].source = "# A lesson\n\nThe gradient of `x`\nis $2\\,x$."
