@@ -36,7 +36,8 @@ Babel): a new text gets an empty entry, a changed one keeps its old translation 
 ``fuzzy`` (with the old English as ``#| msgid``), a removed one becomes obsolete (``#~``). An
 entry that is empty or fuzzy is shown in English in the built notebook, and ``check`` (and the
 test suite) fails until it is translated. ``build`` runs a notebook only when its cells or
-catalog changed (``--force`` runs it anyway); ``--no-execute`` writes the cells with no outputs (``check`` then says it was not run).
+catalog changed (``--force`` runs it anyway); ``--no-execute`` writes the cells with no
+outputs (``check`` then says it was not run).
 """
 
 from __future__ import annotations
