@@ -75,6 +75,7 @@ MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$", re.DOTALL)
 TEXT_IN_MATH = re.compile(r"\\text\{([^{}]*)\}")
 LINK_TARGET = re.compile(r"\]\(([^)\s]*)\)")
 HTML_TAG = re.compile(r"<[^>]+>")
+WHOLE_LINK = re.compile(r"^\[([^\[\]]+)\]\(([^()\s]+)\)$")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 # Comments that are instructions to a tool, not prose: never translated.
 PRAGMA = re.compile(r"^(noqa|type:|fmt:|pragma|ruff:|isort:)")
@@ -172,10 +173,27 @@ def markdown_blocks(markdown: str) -> list[Block]:
     return blocks
 
 
+def cell_entry(cell: str) -> str:
+    """A table cell's entry: the cell, or the words of a cell that is one link, so that a
+    column of links with the same words (``[exercises](01/...)``, ...) is one entry.
+
+    >>> cell_entry("[exercises](exercises/01_gradients/01_gradients.ipynb)"), cell_entry("a `b`")
+    ('exercises', 'a `b`')
+    """
+    link = WHOLE_LINK.match(cell)
+    return link[1] if link else cell
+
+
+def translate_cell(cell: str, translate: Callable[[str], str]) -> str:
+    """A table cell translated, keeping the target of a cell that is one link."""
+    link = WHOLE_LINK.match(cell)
+    return f"[{translate(link[1])}]({link[2]})" if link else translate(cell)
+
+
 def block_entries(block: Block) -> list[str]:
     """The catalog entries of a block: its text, or each of a table row's cells that has words."""
     if block.kind == "table row":
-        return [cell for cell in block.cells if needs_translation(cell)]
+        return [cell_entry(cell) for cell in block.cells if needs_translation(cell)]
     return [block.text]
 
 
@@ -194,7 +212,10 @@ def replace_block(lines: list[str], block: Block, translate: Callable[[str], str
     in it is translated)."""
     original = lines[block.first : block.last]
     if block.kind == "table row":
-        cells = [translate(cell) if needs_translation(cell) else cell for cell in block.cells]
+        cells = [
+            translate_cell(cell, translate) if needs_translation(cell) else cell
+            for cell in block.cells
+        ]
         if cells == list(block.cells):
             return original
         return ["| " + " | ".join(one_line(cell) for cell in cells) + " |"]
