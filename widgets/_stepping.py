@@ -65,6 +65,14 @@ def how_to_step() -> str:
     )
 
 
+def too_many_nodes(count: int, max_nodes: int) -> str:
+    """Why a graph of ``count`` nodes is not stepped through."""
+    return _(
+        "this graph has {count} nodes, too many to step through one by one "
+        "(max_nodes={max_nodes}); draw it with widgets.draw(...) instead, or raise max_nodes"
+    ).format(count=count, max_nodes=max_nodes)
+
+
 def new_scope() -> str:
     """A class naming one stepper's picture, unique in the page."""
     return f"minigrad-stepper-{next(_scopes)}"
@@ -94,7 +102,11 @@ class SteppedPicture(ipywidgets.VBox):
     @position.setter
     def position(self, value: int) -> None:
         if not 0 <= value <= self.num_steps:
-            raise ValueError(f"position must be between 0 and {self.num_steps}, got {value}")
+            raise ValueError(
+                _("position must be between 0 and {last}, got {value}").format(
+                    last=self.num_steps, value=value
+                )
+            )
         # The browser links these three; from Python each is set, so that the widget
         # state saved in a notebook is consistent too.
         self._slider.value = value

@@ -106,8 +106,10 @@ def match(
     """
     if not isinstance(yours, Mapping):
         raise TypeError(
-            "yours must map a tensor's name to your gradient for it, e.g. "
-            f'yours={{"h": dh}}; got {type(yours).__name__}'
+            _(
+                "yours must map a tensor's name to your gradient for it, e.g. "
+                'yours={{"h": dh}}; got {type}'
+            ).format(type=type(yours).__name__)
         )
     by_name = {name: tensor for name, tensor in names.values()}
     leaf_node = {
@@ -123,30 +125,42 @@ def match(
     wanted = []
     for name, value in yours.items():
         if not isinstance(name, str):
-            raise TypeError(f"yours must be keyed by the tensors' names, got the key {name!r}")
+            raise TypeError(
+                _("yours must be keyed by the tensors' names, got the key {name!r}").format(
+                    name=name
+                )
+            )
         if name not in by_name:
             raise ValueError(
-                f"yours has a gradient for {name!r}, but no tensor of this graph goes by that "
-                f"name. The names the stepper knows: {', '.join(known) or 'none'}. (A tensor "
-                f"with two variable names goes by neither: pass names={{{name!r}: tensor}}.)"
+                _(
+                    "yours has a gradient for {name!r}, but no tensor of this graph goes by that "
+                    "name. The names the stepper knows: {known}. (A tensor with two variable "
+                    "names goes by neither: pass names={{{name!r}: tensor}}.)"
+                ).format(name=name, known=", ".join(known) or _("none"))
             )
         tensor = by_name[name]
         if not tensor.requires_grad:
             raise ValueError(
-                f"yours has a gradient for {name!r}, but {name} does not require grad: the "
-                "backward pass computes no gradient for it"
+                _(
+                    "yours has a gradient for {name!r}, but {name} does not require grad: the "
+                    "backward pass computes no gradient for it"
+                ).format(name=name)
             )
         node = node_of(tensor)
         if node is None:
             raise ValueError(
-                f"yours has a gradient for {name!r}, but {name} is not in the graph this "
-                "stepper steps through"
+                _(
+                    "yours has a gradient for {name!r}, but {name} is not in the graph this "
+                    "stepper steps through"
+                ).format(name=name)
             )
         mine = _as_tensor(name, value)
         if tuple(mine.shape) != tuple(tensor.shape):
             raise ValueError(
-                f"yours[{name!r}] has shape {tuple(mine.shape)}, but {name} has shape "
-                f"{tuple(tensor.shape)}: a gradient has the shape of its tensor"
+                _(
+                    "yours[{name!r}] has shape {yours}, but {name} has shape {shape}: a "
+                    "gradient has the shape of its tensor"
+                ).format(name=name, yours=tuple(mine.shape), shape=tuple(tensor.shape))
             )
         wanted.append(Wanted(name, tensor, node, mine))
     return wanted
@@ -162,8 +176,10 @@ def compare(
     for one in wanted:
         if one.node not in step_of:
             raise ValueError(
-                f"yours has a gradient for {one.name!r}, but the backward pass sent no "
-                f"gradient to {one.name}: there is nothing to compare yours with"
+                _(
+                    "yours has a gradient for {name!r}, but the backward pass sent no gradient "
+                    "to {name}: there is nothing to compare yours with"
+                ).format(name=one.name)
             )
         checks.append(_compare(one, step_of[one.node], rtol, atol))
     checks.sort(key=lambda check: check.position)
@@ -177,8 +193,9 @@ def _as_tensor(name: str, value: Any) -> Tensor:
     array = np.asarray(value) if isinstance(value, (np.ndarray, int, float)) else None
     if array is None or array.dtype.kind not in "iuf":
         raise TypeError(
-            f"yours[{name!r}] must be a Tensor (or a numpy array of numbers), got "
-            f"{type(value).__name__}"
+            _("yours[{name!r}] must be a Tensor (or a numpy array of numbers), got {type}").format(
+                name=name, type=type(value).__name__
+            )
         )
     return minigrad.tensor(array)
 

@@ -78,9 +78,9 @@ class GradAccumulation(ipywidgets.VBox):
         self.build = build
         self.leaves = list(leaves)
         if not self.leaves or not all(isinstance(t, Tensor) for t in self.leaves):
-            raise TypeError("leaves must be a non-empty sequence of Tensors")
+            raise TypeError(_("leaves must be a non-empty sequence of Tensors"))
         if names is not None and not all(isinstance(name, str) for name in names):
-            raise TypeError("names must be a sequence of str, one per leaf")
+            raise TypeError(_("names must be a sequence of str, one per leaf"))
         # Each name is text on one line, wherever it is shown (widgets._markup).
         self.names = (
             [one_line(name) for name in names]
@@ -88,7 +88,11 @@ class GradAccumulation(ipywidgets.VBox):
             else [f"x{i}" for i in range(len(leaves))]
         )
         if len(self.names) != len(self.leaves):
-            raise ValueError(f"got {len(self.names)} names for {len(self.leaves)} leaves")
+            raise ValueError(
+                _("got {names} names for {leaves} leaves").format(
+                    names=len(self.names), leaves=len(self.leaves)
+                )
+            )
         self.description = description
         self.output = self._build()
         self.history: list[HistoryEntry] = []
@@ -134,7 +138,9 @@ class GradAccumulation(ipywidgets.VBox):
     def _build(self) -> Tensor:
         output = self.build(*self.leaves)
         if not isinstance(output, Tensor):
-            raise TypeError(f"build(...) must return a Tensor, got {type(output).__name__}")
+            raise TypeError(
+                _("build(...) must return a Tensor, got {type}").format(type=type(output).__name__)
+            )
         return output
 
     def _record(self, action: str, error: str | None = None, note: str = "") -> None:

@@ -58,6 +58,7 @@ from ._stepping import (
     new_scope,
     panel,
     timeline,
+    too_many_nodes,
     width,
 )
 from ._svg import SHOWN_FROM, SHOWN_UNTIL, Timeline, text_copies
@@ -118,8 +119,9 @@ def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]
     for item in items:
         if not isinstance(item, Tensor):
             raise TypeError(
-                f"ForwardStepper: {what} must be a Tensor or a tuple of Tensors, "
-                f"got {type(item).__name__}"
+                _(
+                    "ForwardStepper: {what} must be a Tensor or a tuple of Tensors, got {type}"
+                ).format(what=what, type=type(item).__name__)
             )
     return items
 
@@ -159,24 +161,32 @@ class ForwardStepper(SteppedPicture):
         max_nodes: int = 60,
     ) -> None:
         if not callable(func):
-            raise TypeError(f"ForwardStepper needs a function, got {type(func).__name__}")
+            raise TypeError(
+                _("ForwardStepper needs a function, got {type}").format(type=type(func).__name__)
+            )
         self.inputs = _as_tuple(inputs, "inputs")
         self.tangents = _as_tuple(tangents, "tangents")
         if len(self.inputs) != len(self.tangents):
             raise ValueError(
-                f"ForwardStepper needs one tangent per input: {len(self.inputs)} inputs, "
-                f"{len(self.tangents)} tangents"
+                _(
+                    "ForwardStepper needs one tangent per input: {inputs} inputs, {tangents} "
+                    "tangents"
+                ).format(inputs=len(self.inputs), tangents=len(self.tangents))
             )
         for i, (primal, tangent) in enumerate(zip(self.inputs, self.tangents)):
             if not primal.requires_grad:
                 raise ValueError(
-                    f"ForwardStepper: input {i} needs requires_grad=True, so that the pass "
-                    "records the graph the stepper draws"
+                    _(
+                        "ForwardStepper: input {index} needs requires_grad=True, so that the "
+                        "pass records the graph the stepper draws"
+                    ).format(index=i)
                 )
             if tuple(tangent.shape) != tuple(primal.shape):
                 raise ValueError(
-                    f"ForwardStepper: tangent {i} has shape {tuple(tangent.shape)}, but its "
-                    f"input has shape {tuple(primal.shape)}"
+                    _(
+                        "ForwardStepper: tangent {index} has shape {tangent}, but its input has "
+                        "shape {shape}"
+                    ).format(index=i, tangent=tuple(tangent.shape), shape=tuple(primal.shape))
                 )
         self.names = _graph.merge_names(_graph.caller_names(sys._getframe(1)), names)
 
@@ -190,7 +200,9 @@ class ForwardStepper(SteppedPicture):
                 result = func(*self.duals)
             if not isinstance(result, Tensor):
                 raise TypeError(
-                    f"ForwardStepper: func must return one Tensor, got {type(result).__name__}"
+                    _("ForwardStepper: func must return one Tensor, got {type}").format(
+                        type=type(result).__name__
+                    )
                 )
             value, tangent = forward_ad.unpack_dual(result)
         self.output = result
@@ -208,11 +220,7 @@ class ForwardStepper(SteppedPicture):
             [result], self.names, include_grad_graphs=False, max_nodes=max_nodes
         )
         if self.graph.elided:
-            raise ValueError(
-                f"this graph has {len(self.graph.id_of) + self.graph.elided} nodes, too many "
-                f"to step through one by one (max_nodes={max_nodes}); draw it with "
-                "widgets.draw(...) instead, or raise max_nodes"
-            )
+            raise ValueError(too_many_nodes(len(self.graph.id_of) + self.graph.elided, max_nodes))
         # The records of ops on the way to the result, in the order they ran. (An op whose
         # result the function did not use is not in the picture.)
         self.steps: list[ForwardStep] = [

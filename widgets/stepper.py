@@ -89,6 +89,7 @@ from ._stepping import (
     SteppedPicture,
     how_to_step,
     new_scope,
+    too_many_nodes,
 )
 from ._stepping import panel as _panel
 from ._stepping import timeline as _timeline
@@ -219,8 +220,10 @@ class BackwardStepper(SteppedPicture):
         if not isinstance(output, Tensor):
             if not protocol.is_node(output):
                 raise TypeError(
-                    f"BackwardStepper needs a Tensor, got {type(output).__name__} (or a value "
-                    "of an engine of your own: see widgets.protocol)"
+                    _(
+                        "BackwardStepper needs a Tensor, got {type} (or a value of an engine of "
+                        "your own: see widgets.protocol)"
+                    ).format(type=type(output).__name__)
                 )
             # An engine of one's own: its graph, and the steps its backward() reports.
             if (
@@ -232,9 +235,11 @@ class BackwardStepper(SteppedPicture):
                 or model is not None
             ):
                 raise ValueError(
-                    "gradient, retain_graph, create_graph, originals, yours and model are for "
-                    "minigrad tensors: an engine of your own runs its backward() as it is "
-                    "written"
+                    _(
+                        "gradient, retain_graph, create_graph, originals, yours and model are "
+                        "for minigrad tensors: an engine of your own runs its backward() as it "
+                        "is written"
+                    )
                 )
             protocol.check_nodes([output], "BackwardStepper")
             self.output, self.retain_graph, self.create_graph = output, False, False
@@ -276,8 +281,10 @@ class BackwardStepper(SteppedPicture):
         several = [short_name(n) for n in self.graph.id_of if getattr(n, "num_outputs", 1) > 1]
         if several:
             raise NotImplementedError(
-                f"BackwardStepper steps through nodes with one output; {several[0]} has "
-                "several (a Function returning a tuple): draw it with widgets.draw(...)"
+                _(
+                    "BackwardStepper steps through nodes with one output; {node} has several (a "
+                    "Function returning a tuple): draw it with widgets.draw(...)"
+                ).format(node=several[0])
             )
         # What each node saved and each box's value, read before the pass frees or changes
         # them: the panel substitutes the saved values into the local derivatives.
@@ -291,11 +298,7 @@ class BackwardStepper(SteppedPicture):
 
     def _refuse_large_graph(self, max_nodes: int) -> None:
         if self.graph.elided:
-            raise ValueError(
-                f"this graph has {len(self.graph.id_of) + self.graph.elided} nodes, too many "
-                f"to step through one by one (max_nodes={max_nodes}); draw it with "
-                "widgets.draw(...) instead, or raise max_nodes"
-            )
+            raise ValueError(too_many_nodes(len(self.graph.id_of) + self.graph.elided, max_nodes))
 
     def _draw(self, rankdir: str) -> None:
         """The picture, its frames and the controls, from ``self.graph`` and ``self.steps``."""
