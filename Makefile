@@ -22,7 +22,9 @@ PAGES ?= build/pages
 BIN := $(VENV)/bin
 SANITIZE := notebooks/nbval-sanitize.cfg
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
-PYTEST = $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
+# LANGUAGE=en: the stored outputs of the English lessons and the doctests are English,
+# whatever the developer's locale (the widgets would otherwise speak it: widgets/i18n.py).
+PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 

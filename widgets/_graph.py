@@ -143,15 +143,17 @@ def model_names(model: Any) -> Names:
     named_parameters = getattr(model, "named_parameters", None)
     if not callable(named_parameters):
         raise TypeError(
-            f"model must be a module with named_parameters() (a minigrad.nn.Module), "
-            f"got {type(model).__name__}"
+            _(
+                "model must be a module with named_parameters() (a minigrad.nn.Module), got {type}"
+            ).format(type=type(model).__name__)
         )
     found: Names = {}
     for name, parameter in named_parameters():
         if not isinstance(parameter, Tensor):
             raise TypeError(
-                f"model.named_parameters() gave {type(parameter).__name__} for {name!r}, "
-                "not a Tensor"
+                _("model.named_parameters() gave {type} for {name!r}, not a Tensor").format(
+                    type=type(parameter).__name__, name=name
+                )
             )
         found[id(parameter)] = (one_line(name), parameter)
     return found
@@ -166,10 +168,14 @@ def merge_names(inferred: Names, explicit: Mapping[str, Tensor] | None, model: A
         merged.update(model_names(model))
     for name, tensor in (explicit or {}).items():
         if not isinstance(name, str):
-            raise TypeError(f"names must map a str to a Tensor, but got the key {name!r}")
+            raise TypeError(
+                _("names must map a str to a Tensor, but got the key {name!r}").format(name=name)
+            )
         if not isinstance(tensor, Tensor):
             raise TypeError(
-                f"names must map a name to a Tensor, but names[{name!r}] is {type(tensor).__name__}"
+                _("names must map a name to a Tensor, but names[{name!r}] is {type}").format(
+                    name=name, type=type(tensor).__name__
+                )
             )
         merged[id(tensor)] = (one_line(name), tensor)
     return merged

@@ -33,7 +33,7 @@ from ._controls import SliderButtons
 from ._fallback import fallback_picture, with_fallback
 from ._markup import Markup, html, join, wide_characters
 from ._svg import Timeline
-from .i18n import _
+from .i18n import _, language
 
 # Classes on the picture and the frames, for stylesheets and browser tests.
 PICTURE_CLASS = "minigrad-picture"
@@ -162,6 +162,11 @@ class SteppedPicture(ipywidgets.VBox):
             for frame in self.frames[1:]
         ]
         self._stack = ipywidgets.Stack(pages, selected_index=0)
+        # A label wider than ipywidgets' fixed 80px (Russian "воспроизвести") would be cut
+        # short: a translated label takes the width it needs. English keeps the fixed width.
+        labels_fit: dict[str, Any] = {}
+        if language() != "en":
+            labels_fit["style"] = {"description_width": "initial"}
         # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
         # scope class.
         self._picture = GraphvizView(self.dot, self.text_copies)
@@ -172,11 +177,19 @@ class SteppedPicture(ipywidgets.VBox):
             min=0,
             max=last,
             description=_("step"),
+            **labels_fit,
             continuous_update=True,
             layout=ipywidgets.Layout(width="min(100%, 520px)"),
         )
         self._play = ipywidgets.Play(
-            value=0, min=0, max=last, step=1, interval=900, description=_("play"), show_repeat=False
+            value=0,
+            min=0,
+            max=last,
+            step=1,
+            interval=900,
+            description=_("play"),
+            show_repeat=False,
+            **labels_fit,
         )
         self._play.add_class(PLAY_CLASS)
         self._speed = ipywidgets.IntSlider(
@@ -185,6 +198,7 @@ class SteppedPicture(ipywidgets.VBox):
             max=2000,
             step=100,
             description=_("ms/step"),
+            **labels_fit,
             readout=True,
             layout=ipywidgets.Layout(width="260px"),
         )

@@ -55,7 +55,7 @@ from ._graph import (
     short_value,
 )
 from ._markup import dot_label, one_line
-from .i18n import _
+from .i18n import N_, _
 
 # The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
 ORANGE = "#E69F00"
@@ -71,7 +71,7 @@ BLACK = "#000000"
 FONT_POINTS = 12  # every text in a drawing
 STRAIGHT_ABOVE = 100  # boxes; a larger graph keeps its graph nodes in line (see add_boxes)
 
-INSTALL_GRAPHVIZ = (
+INSTALL_GRAPHVIZ = N_(
     "Graphviz's `dot` program is not installed (or not on PATH). Jupyter does not need it: "
     "a drawing shown in a notebook is laid out by Graphviz in the browser. Saving a drawing "
     "to a file (render, pipe) does; install it with one of:\n"
@@ -86,7 +86,7 @@ class GraphvizMissingError(graphviz.ExecutableNotFound):
     """Raised instead of graphviz's own error, with the commands that install Graphviz."""
 
     def __init__(self, args: Any = None) -> None:
-        RuntimeError.__init__(self, INSTALL_GRAPHVIZ)
+        RuntimeError.__init__(self, _(INSTALL_GRAPHVIZ))
 
 
 class Drawing(graphviz.Digraph):
@@ -312,18 +312,22 @@ def draw(
     3
     """
     if not outputs:
-        raise TypeError("draw() needs at least one tensor to draw")
+        raise TypeError(_("draw() needs at least one tensor to draw"))
     own_engine = not isinstance(outputs[0], Tensor)  # the values of an engine of one's own
     for i, tensor in enumerate(outputs):
         if not isinstance(tensor, Tensor) and not own_engine:
-            raise TypeError(f"draw() takes Tensors, but argument {i} is {type(tensor).__name__}")
+            raise TypeError(
+                _("draw() takes Tensors, but argument {index} is {type}").format(
+                    index=i, type=type(tensor).__name__
+                )
+            )
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     if own_engine:  # see widgets.protocol
         protocol.check_nodes(outputs, "draw()")
         if derivatives or model is not None:
             raise ValueError(
-                "derivatives= and model= are for minigrad tensors, not an engine of your own"
+                _("derivatives= and model= are for minigrad tensors, not an engine of your own")
             )
         found = protocol.caller_names(sys._getframe(1), graph_nodes(outputs), names or {})
         graph = protocol.build_graph(outputs, found, max_nodes)

@@ -9,7 +9,8 @@ its error messages) is never translated.
 1. ``widgets.set_language("ru")``, called in the notebook (``set_language(None)`` forgets it);
 2. the notebook's own metadata, ``"minigrad": {"language": "ru"}``, when the kernel can find
    its notebook: a Jupyter server starting a kernel for a notebook sets the environment
-   variable ``JPY_SESSION_NAME`` to that notebook's path;
+   variable ``JPY_SESSION_NAME`` to that notebook's path (a saved change is seen within a
+   second; a notebook renamed after its kernel started is no longer found);
 3. the locale, from the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is
    set (``ru_RU.UTF-8`` is Russian; ``zh_CN``, ``zh_Hans``, ``zh`` are Simplified Chinese);
 4. English.
@@ -44,7 +45,9 @@ import functools
 import gettext as _gettext
 import io
 import json
+import math
 import os
+import time
 from pathlib import Path
 
 from babel.messages import mofile, pofile
@@ -117,22 +120,40 @@ def _notebook_path() -> Path | None:
     session = os.environ.get("JPY_SESSION_NAME")
     if not session:
         return None
+    return _find_notebook(session, os.getcwd())
+
+
+@functools.lru_cache(maxsize=8)
+def _find_notebook(session: str, folder: str) -> Path | None:
     path = Path(session)
-    for candidate in (path, Path.cwd() / path, Path.cwd() / path.name):
+    for candidate in (path, Path(folder) / path, Path(folder) / path.name):
         if candidate.suffix == ".ipynb" and candidate.is_file():
             return candidate
     return None
 
 
+# The notebook's language, looked up again at most once a second: every word a widget
+# shows asks for the language, and a stepper shows thousands.
+_RECHECK_SECONDS = 1.0
+_last_check: tuple[float, str | None, str | None] = (-math.inf, None, None)
+
+
 def _notebook_language() -> str | None:
+    global _last_check
+    session = os.environ.get("JPY_SESSION_NAME")
+    checked_at, checked_session, found = _last_check
+    now = time.monotonic()
+    if session == checked_session and now - checked_at < _RECHECK_SECONDS:
+        return found
     path = _notebook_path()
-    if path is None:
-        return None
-    try:
-        modified = path.stat().st_mtime_ns
-    except OSError:
-        return None
-    return _metadata_language(str(path), modified)
+    found = None
+    if path is not None:
+        try:
+            found = _metadata_language(str(path), path.stat().st_mtime_ns)
+        except OSError:
+            found = None
+    _last_check = (now, session, found)
+    return found
 
 
 @functools.lru_cache(maxsize=8)

@@ -66,7 +66,9 @@ def draw_layers(
     made_by = _record_calls(model, run)
     output = made_by.pop(None)
     if not isinstance(output, Tensor):
-        raise TypeError(f"run() must return a Tensor, got {type(output).__name__}")
+        raise TypeError(
+            _("run() must return a Tensor, got {type}").format(type=type(output).__name__)
+        )
     graph = build_graph([output], found, include_grad_graphs=False, max_nodes=max_nodes)
     graph = collapse(graph, model, made_by, depth)
     drawing = new_digraph(rankdir)

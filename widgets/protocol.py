@@ -74,10 +74,17 @@ from minigrad.engine import Step
 
 from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode
 from ._markup import one_line
+from .i18n import N_, _
 
 __all__ = ["is_node", "check_nodes", "caller_names", "build_graph", "record_steps"]
 
-PROTOCOL = "see widgets.protocol (docs/protocol.md) for what a node of your own engine offers"
+PROTOCOL = N_("see widgets.protocol (docs/protocol.md) for what a node of your own engine offers")
+
+
+def _with_protocol(error: str) -> str:
+    """``error``, then where to read what a node of one's own engine offers."""
+    return _("{error}; {see_protocol}").format(error=error, see_protocol=_(PROTOCOL))
+
 
 # id(value) -> (name, value), as widgets._graph.Names, for the values of one's own engine.
 Names = dict[int, tuple[str, Any]]
@@ -99,17 +106,30 @@ def check_nodes(values: Sequence[Any], caller: str) -> None:
     for i, value in enumerate(values):
         if not is_node(value):
             raise TypeError(
-                f"{caller} takes minigrad Tensors or the values of an engine of your own, "
-                f"but argument {i} is {type(value).__name__}, which has no next_functions; "
-                + PROTOCOL
+                _with_protocol(
+                    _(
+                        "{caller} takes minigrad Tensors or the values of an engine of your own, "
+                        "but argument {index} is {type}, which has no next_functions"
+                    ).format(caller=caller, index=i, type=type(value).__name__)
+                )
             )
     for node in minigrad.graph.nodes(values):  # its clear errors for a wrong next_functions
         kind = type(node).__name__
         for needed in ("name", "data", "grad"):
             if not hasattr(node, needed):
-                raise TypeError(f"a {kind} in this graph has no {needed!r}; " + PROTOCOL)
+                raise TypeError(
+                    _with_protocol(
+                        _("a {kind} in this graph has no {needed!r}").format(
+                            kind=kind, needed=needed
+                        )
+                    )
+                )
         if not callable(node.name):
-            raise TypeError(f"{kind}.name must be a method returning the op's name; " + PROTOCOL)
+            raise TypeError(
+                _with_protocol(
+                    _("{kind}.name must be a method returning the op's name").format(kind=kind)
+                )
+            )
 
 
 def caller_names(
@@ -126,7 +146,9 @@ def caller_names(
     names = {key: pairs[0] for key, pairs in found.items() if len(pairs) == 1}
     for name, value in explicit.items():
         if not isinstance(name, str):
-            raise TypeError(f"names must map a str to a value, but got the key {name!r}")
+            raise TypeError(
+                _("names must map a str to a value, but got the key {name!r}").format(name=name)
+            )
         names[id(value)] = (one_line(name), value)
     return names
 
@@ -143,7 +165,7 @@ def build_graph(outputs: Sequence[Any], names: Names, max_nodes: int = 200) -> G
     graph = Graph()
     output_ids = {id(output) for output in outputs}
     for i, output in enumerate(outputs):
-        title = names[id(output)][0] if id(output) in names else "output"
+        title = names[id(output)][0] if id(output) in names else _("output")
         graph.add_node(GraphNode(f"t{i}", OUTPUT, title, tensor=output))
     order = minigrad.graph.nodes(outputs)
     for node in order[:max_nodes]:
@@ -151,19 +173,19 @@ def build_graph(outputs: Sequence[Any], names: Names, max_nodes: int = 200) -> G
         graph.id_of[node] = box_id
         name = names[id(node)][0] if id(node) in names else None
         if not node.next_functions:
-            graph.add_node(GraphNode(box_id, LEAF, name or "leaf", node=node, tensor=node))
+            graph.add_node(GraphNode(box_id, LEAF, name or _("leaf"), node=node, tensor=node))
             continue
         # The engine's own words: text on one line, whatever it returns.
         box = graph.add_node(GraphNode(box_id, OP, one_line(str(node.name())), node=node))
         if id(node) in output_ids:  # the stepper's words name what it made; its value
-            box.produced_name = name or "output"  # is in the output's own box
+            box.produced_name = name or _("output")  # is in the output's own box
         elif name is not None:
             box.produced, box.produced_name = node, name  # "makes a = 6."
     constants, cut = 0, []
     for node, head in list(graph.id_of.items()):
-        for index, (child, _) in enumerate(node.next_functions):
+        for index, (child, _slot) in enumerate(node.next_functions):
             if child is None:
-                graph.add_node(GraphNode(f"c{constants}", CONSTANT, "constant"))
+                graph.add_node(GraphNode(f"c{constants}", CONSTANT, _("constant")))
                 graph.add_edge(f"c{constants}", head, index)
                 constants += 1
             elif child in graph.id_of:
@@ -190,35 +212,55 @@ def record_steps(output: Any, graph: Graph) -> list[Step]:
     reported = output.backward()
     if reported is None or isinstance(reported, (str, bytes)):
         raise TypeError(
-            f"{type(output).__name__}.backward() returned {reported!r}: to be stepped it must "
-            "return (or yield) its steps, a (node, grad, grads_sent) triple for each node it "
-            "ran; " + PROTOCOL
+            _with_protocol(
+                _(
+                    "{engine}.backward() returned {reported!r}: to be stepped it must return (or "
+                    "yield) its steps, a (node, grad, grads_sent) triple for each node it ran"
+                ).format(engine=type(output).__name__, reported=reported)
+            )
         )
     steps: list[Step] = []
     ran: set[Any] = set()
     arrived: dict[Any, list[tuple[Any, Any]]] = {}  # node -> (sender, gradient) so far
     for index, record in enumerate(reported):
         node, grad, grads_sent = _unpack(record, index)
-        where = f"step {index} of {type(output).__name__}.backward()"
+        engine = type(output).__name__
         if node not in graph.id_of:
-            raise ValueError(f"{where} is about a node that is not in the output's graph")
+            raise ValueError(
+                _(
+                    "step {index} of {engine}.backward() is about a node that is not in the "
+                    "output's graph"
+                ).format(index=index, engine=engine)
+            )
         if node in ran:
             raise ValueError(
-                f"{where} runs {_called(node, graph)} a second time: a backward pass runs each "
-                "node once (does the topological order list it twice?)"
+                _(
+                    "step {index} of {engine}.backward() runs {node} a second time: a backward "
+                    "pass runs each node once (does the topological order list it twice?)"
+                ).format(index=index, engine=engine, node=_called(node, graph))
             )
         if len(grads_sent) != len(node.next_functions):
             raise ValueError(
-                f"{where}: {_called(node, graph)} has {len(node.next_functions)} inputs but "
-                f"sent {len(grads_sent)} gradients; grads_sent needs one per next_functions pair"
+                _(
+                    "step {index} of {engine}.backward(): {node} has {inputs} inputs but sent "
+                    "{sent} gradients; grads_sent needs one per next_functions pair"
+                ).format(
+                    index=index,
+                    engine=engine,
+                    node=_called(node, graph),
+                    inputs=len(node.next_functions),
+                    sent=len(grads_sent),
+                )
             )
         contributions = arrived.pop(node, [])
         if index == 0:
             if node is not output:
                 raise ValueError(
-                    f"the first step of {type(output).__name__}.backward() must be the output's "
-                    f"own node, not {_called(node, graph)}: backward starts from the output "
-                    "(is the topological order reversed?)"
+                    _(
+                        "the first step of {engine}.backward() must be the output's own node, "
+                        "not {node}: backward starts from the output (is the topological order "
+                        "reversed?)"
+                    ).format(engine=engine, node=_called(node, graph))
                 )
             contributions.insert(0, (None, grad))
         step = Step(index, node, tuple(contributions), grad, tuple(grads_sent))
@@ -226,15 +268,16 @@ def record_steps(output: Any, graph: Graph) -> list[Step]:
             step.leaf, step.grad_before, step.grad_after = node, grads_before[node], grad
         steps.append(step)
         ran.add(node)
-        for (child, _), sent in zip(node.next_functions, grads_sent, strict=True):
+        for (child, _slot), sent in zip(node.next_functions, grads_sent, strict=True):
             if child is not None and sent is not None:
                 arrived.setdefault(child, []).append((node, sent))
     missed = [node for node in graph.id_of if node not in ran]
     if missed:
         raise ValueError(
-            f"{type(output).__name__}.backward() reported no step for "
-            f"{_called(missed[0], graph)}: it must report one step for every node of the graph, "
-            "leaves included"
+            _(
+                "{engine}.backward() reported no step for {node}: it must report one step for "
+                "every node of the graph, leaves included"
+            ).format(engine=type(output).__name__, node=_called(missed[0], graph))
         )
     return steps
 
@@ -245,8 +288,12 @@ def _unpack(record: Any, index: int) -> tuple[Any, Any, Sequence[Any]]:
         len(grads_sent)
     except (TypeError, ValueError):
         raise TypeError(
-            f"step {index} of backward() is {record!r}: each step must be a triple "
-            "(node, grad, grads_sent), grads_sent a tuple with one gradient per input; " + PROTOCOL
+            _with_protocol(
+                _(
+                    "step {index} of backward() is {record!r}: each step must be a triple (node, "
+                    "grad, grads_sent), grads_sent a tuple with one gradient per input"
+                ).format(index=index, record=record)
+            )
         ) from None
     return node, grad, grads_sent
 
@@ -254,4 +301,6 @@ def _unpack(record: Any, index: int) -> tuple[Any, Any, Sequence[Any]]:
 def _called(node: Any, graph: Graph) -> str:
     """How an error names a node: its box's title."""
     box = graph.nodes[graph.id_of[node]]
-    return f"the leaf {box.title}" if box.kind == LEAF else f"the node {box.title!r}"
+    if box.kind == LEAF:
+        return _("the leaf {leaf}").format(leaf=box.title)
+    return _("the node {node!r}").format(node=box.title)

@@ -12,11 +12,19 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
+import secrets
+import shutil
+import signal
+import socket
 import string
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -27,8 +35,11 @@ import minigrad as mg
 import widgets
 from minigrad.function import short_name
 from widgets import i18n
+from widgets._browser import STATIC
 from widgets._graph import full_value
-from widgets._markup import escape
+from widgets._markup import escape, wide_characters
+from widgets._view_words import view_words
+from widgets.draw import FONT_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "widgets" / "locale"
@@ -43,6 +54,8 @@ def no_language_chosen(monkeypatch):
     """Each test starts with no language chosen, no notebook and no locale: English."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "JPY_SESSION_NAME"):
         monkeypatch.delenv(variable, raising=False)
+    # The notebook's language is looked up at most once a second: each test looks afresh.
+    monkeypatch.setattr(i18n, "_last_check", (float("-inf"), None, None))
     widgets.set_language(None)
     yield
     widgets.set_language(None)
@@ -181,6 +194,9 @@ def test_a_stepper_speaks_the_language_chosen(language, script):
     assert script.search(translated._note.value)
     assert all(script.search(label) for _, label, _ in translated._buttons.buttons)
     assert script.search(translated._slider.description)
+    # A translated label takes the room it needs (ipywidgets would cut it at 80px).
+    assert translated._play.style.description_width == "initial"
+    assert english._play.style.description_width == ""
     assert script.search(translated._fallback[0])
     assert script.search(translated.dot)  # "value", "leaf" in the boxes
 
@@ -233,7 +249,11 @@ def test_the_other_widgets_speak_it_too(language, script):
         lambda t: t * t, mg.tensor(1.5, requires_grad=True), mg.tensor(1.0)
     )
     assert all(script.search(frame) for frame in forward.frames)
-    assert "MulBackward0" in forward.frames[1] or "Mul" in forward.frames[1]
+    assert "MulBackward0" in forward.frames[1]
+    # The drawing's front-end words, ready for GraphvizView to send to the page.
+    words = view_words()
+    assert all(script.search(text) for key, text in words.items() if key != "error")
+    assert "{error}" in words["error"]
 
 
 def test_english_is_the_default_and_unchanged():
@@ -286,6 +306,8 @@ def test_the_notebook_is_read_again_when_saved(tmp_path, monkeypatch):
     monkeypatch.setenv("JPY_SESSION_NAME", str(path))
     assert widgets.language() == "ru"
     notebook(path, "zh_CN")
+    assert widgets.language() == "ru"  # within a second: not read again
+    monkeypatch.setattr(i18n, "_RECHECK_SECONDS", 0.0)
     later = time.time() + 5
     os.utime(path, (later, later))
     assert widgets.language() == "zh_CN"
@@ -372,3 +394,110 @@ def test_a_students_mistake_is_explained_in_the_language(language, script):
         widgets.BackwardStepper(y, yours={"<h>": x})
     assert script.search(str(name_error.value)) and "'<h>'" in str(name_error.value)
     assert x.grad is None  # checked before any gradient moved
+
+
+def test_a_kernel_jupyter_starts_for_a_notebook_finds_its_metadata(tmp_path):
+    """The real thing: a Jupyter server starts a kernel for a notebook (as JupyterLab does,
+    with the notebook's path and name), and the widgets in that kernel read the language
+    from that notebook's metadata."""
+    pytest.importorskip("jupyter_server")
+    jupyter_client = pytest.importorskip("jupyter_client")
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    notebook(lessons / "03.ipynb", "zh_CN")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token, runtime = secrets.token_hex(8), tmp_path / "runtime"
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "JUPYTER_RUNTIME_DIR": str(runtime)}
+    environment["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
+    environment["LANG"] = "ru_RU.UTF-8"  # the notebook's metadata must win over the locale
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root"]
+        + [
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+        ],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its kernels stop with it
+    )
+    api = f"http://127.0.0.1:{port}/api"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{api}/status?token={token}", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.25)
+        session = {"path": "lessons/03.ipynb", "name": "03.ipynb", "type": "notebook"}
+        session["kernel"] = {"name": "python3"}
+        request = urllib.request.Request(
+            f"{api}/sessions?token={token}",
+            data=json.dumps(session).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            kernel_id = json.load(answer)["kernel"]["id"]
+        client = jupyter_client.BlockingKernelClient(
+            connection_file=str(runtime / f"kernel-{kernel_id}.json")
+        )
+        client.load_connection_file()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=60)
+            code = "import os, widgets; print(os.environ['JPY_SESSION_NAME'], widgets.language())"
+            printed: list[dict] = []
+            reply = client.execute_interactive(code, timeout=60, output_hook=printed.append)
+        finally:
+            client.stop_channels()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    assert reply["content"]["status"] == "ok"
+    text = "".join(m["content"]["text"] for m in printed if m["msg_type"] == "stream")
+    assert text.split() == [str(lessons / "03.ipynb"), "zh_CN"]
+
+
+def test_chinese_labels_fit_their_boxes_in_the_browsers_graphviz(tmp_path):
+    """Graphviz in the browser (the shipped viz.js, here in Node.js) sizes each box by its
+    own estimate of the text's width; a Chinese character is drawn a full em wide."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed: no way to run the browser's Graphviz here")
+    (tmp_path / "viz.mjs").write_bytes(gzip.decompress((STATIC / "viz.js.gz").read_bytes()))
+    (tmp_path / "boxes.mjs").write_text(
+        'import * as Viz from "./viz.mjs";\n'
+        'import { readFileSync } from "node:fs";\n'
+        "const viz = await Viz.instance();\n"
+        'const dot = readFileSync(process.argv[2], "utf8");\n'
+        'const graph = JSON.parse(viz.renderString(dot, { format: "json" }));\n'
+        'const boxes = graph.objects.filter((o) => o.shape === "box");\n'
+        "console.log(JSON.stringify(boxes.map((o) => [o.label, Number(o.width)])));\n",
+        encoding="utf-8",
+    )
+    widgets.set_language("zh_CN")
+    x = mg.tensor(2.0, requires_grad=True)
+    y = x * x
+    y.backward()
+    (tmp_path / "graph.dot").write_text(widgets.draw(y).source, encoding="utf-8")
+    done = subprocess.run(
+        [node, str(tmp_path / "boxes.mjs"), str(tmp_path / "graph.dot")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    boxes = json.loads(done.stdout)
+    assert len(boxes) == 2 and all(HAN.search(label) for label, _ in boxes)
+    for label, inches in boxes:
+        # What the page draws: a Chinese character 1 em wide, any other at most 0.6 em;
+        # and the box's margin on either side (draw.py: margin="0.1,0.07", in inches).
+        needed = 2 * 0.1 * 72 + max(
+            FONT_POINTS * (wide_characters(line) + 0.6 * (len(line) - wide_characters(line)))
+            for line in (line.strip() for line in label.split("\\n"))
+        )
+        assert inches * 72 >= needed, (label, inches * 72, needed)
