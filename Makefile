@@ -85,6 +85,14 @@ docs: bootstrap
 bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh
 
+# The translated lessons (docs/translating_lessons.md): notebooks/<lang>/ built from the
+# English lessons and the catalogs in translations/, each run so that its stored outputs are
+# real (only what changed runs again), then the manifest of what make lab trusts refreshed.
+.PHONY: translations
+translations: bootstrap
+	$(BIN)/python scripts/translate_notebooks.py build --all
+	$(BIN)/python scripts/trusted_notebooks.py refresh
+
 # A JupyterLite site of the lessons (Python in the browser) into build/lite: see
 # docs/jupyterlite.md for what works there and what does not yet.
 lite: bootstrap
