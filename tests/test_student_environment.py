@@ -36,8 +36,17 @@ NOT_FOR_STUDENTS = {
     "torch",
 }
 # What the lessons need: JupyterLab (the front end make lab starts), Notebook 7, a kernel,
-# and what the lessons import.
-FOR_STUDENTS = {"jupyterlab", "notebook", "ipykernel", "ipywidgets", "numpy", "matplotlib"}
+# what the lessons import, and JupyterLab's interface in the course's other languages.
+FOR_STUDENTS = {
+    "jupyterlab",
+    "notebook",
+    "ipykernel",
+    "ipywidgets",
+    "numpy",
+    "matplotlib",
+    "jupyterlab-language-pack-ru-ru",
+    "jupyterlab-language-pack-zh-cn",
+}
 
 
 def extras() -> dict[str, list[str]]:
@@ -87,3 +96,12 @@ def test_make_lab_installs_no_developer_or_teacher_tool(students_set):
 
 def test_make_lab_installs_what_the_lessons_need(students_set):
     assert FOR_STUDENTS | {"minigrad-classroom"} <= students_set, FOR_STUDENTS - students_set
+
+
+def test_jupyterlab_offers_the_courses_three_languages():
+    """The language packs ``.[lab]`` installs are the ones JupyterLab finds (Settings →
+    Language lists Russian and Chinese beside English)."""
+    from jupyterlab_server.translation_utils import get_language_packs
+
+    packs, problems = get_language_packs()
+    assert {"en", "ru_RU", "zh_CN"} <= set(packs), (sorted(packs), problems)
