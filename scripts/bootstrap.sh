@@ -82,6 +82,11 @@ apt_packages=()
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     apt_packages+=(chromium chromium-driver)
 fi
+# The Chinese lessons in the browser tests need a font with Han characters (a student's
+# desktop has one; a bare server may not).
+if [[ "$BROWSER" == 1 ]] && ! { command -v fc-list >/dev/null && [[ -n "$(fc-list :lang=zh)" ]]; }; then
+    apt_packages+=(fonts-noto-cjk)
+fi
 
 if ((${#apt_packages[@]})); then
     if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then

@@ -412,6 +412,15 @@ def kernel_idle(base_url: str, token: str) -> bool:
     return kernels_state(base_url, token)[0]
 
 
+def shut_down_kernels(page, base_url: str, token: str) -> None:
+    """End every session and kernel of the server: one kernel at a time on a 2-core machine,
+    and the next notebook starts alone."""
+    for session in page.request.get(f"{base_url}/api/sessions?token={token}").json():
+        page.request.delete(f"{base_url}/api/sessions/{session['id']}?token={token}")
+    for kernel in page.request.get(f"{base_url}/api/kernels?token={token}").json():
+        page.request.delete(f"{base_url}/api/kernels/{kernel['id']}?token={token}")
+
+
 def run_all(page) -> None:
     """Run → Run All Cells, from the menu (``notebook:run-all-cells`` is not in its DOM)."""
     page.locator(".lm-MenuBar-item", has_text="Run").click()
@@ -439,6 +448,7 @@ def lab_tools() -> SimpleNamespace:
         jupyter_server=jupyter_server,
         run_all=run_all,
         wait_until_idle=wait_until_idle,
+        shut_down_kernels=shut_down_kernels,
         kernel_idle=kernel_idle,
         path_without_graphviz=path_without_graphviz,
         READ_STEPPER=READ_STEPPER,

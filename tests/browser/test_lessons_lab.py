@@ -127,13 +127,6 @@ def open_lesson(page, base_url: str, token: str, name: str) -> None:
     expect_kernel_idle(page)
 
 
-def shut_down_kernels(page, base_url: str, token: str) -> None:
-    """One kernel at a time on a 2-core machine: stop the lesson's before the next."""
-    kernels = page.request.get(f"{base_url}/api/kernels?token={token}").json()
-    for kernel in kernels:
-        page.request.delete(f"{base_url}/api/kernels/{kernel['id']}?token={token}")
-
-
 def check_rendered(page, folder: Path, name: str) -> dict[int, object]:
     """Every widget cell of the lesson shows its widget, with no text stand-in."""
     cells = widget_cells(folder, name)
@@ -169,7 +162,7 @@ def screenshot_at_first_widget(page, folder: Path, name: str, path: Path) -> Non
     page.screenshot(path=path)
 
 
-def test_landing_page_is_the_readme_as_a_page_and_a_link_opens_a_lesson(page, course):
+def test_landing_page_is_the_readme_as_a_page_and_a_link_opens_a_lesson(page, course, lab_tools):
     base_url, token, folder, opened = course
     for _ in range(100):  # the server opens its "browser" once it is up
         if opened.exists() and opened.read_text().strip():
@@ -192,7 +185,7 @@ def test_landing_page_is_the_readme_as_a_page_and_a_link_opens_a_lesson(page, co
     # Shut its kernel down only once it has started: a kernel deleted while it starts left
     # the server answering every later GET /api/kernels with an error (seen in CI).
     expect_kernel_idle(page)
-    shut_down_kernels(page, base_url, token)
+    lab_tools.shut_down_kernels(page, base_url, token)
 
 
 @pytest.mark.parametrize(
@@ -236,4 +229,4 @@ def test_lesson_opens_rendered_and_runs_to_steppers_at_step_0(
                 assert re.fullmatch(r"value 12\.?0*", value), boxes["x.grad"]
                 assert re.fullmatch(r"grad 12\.?0*", boxes["x (leaf)"][-1]), boxes["x (leaf)"]
     finally:
-        shut_down_kernels(page, base_url, token)  # the next lesson starts alone
+        lab_tools.shut_down_kernels(page, base_url, token)  # the next lesson starts alone

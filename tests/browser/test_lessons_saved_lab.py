@@ -116,11 +116,6 @@ def open_notebook(page, base_url: str, token: str, name: str) -> None:
     )
 
 
-def shut_down_kernels(page, base_url: str, token: str) -> None:
-    for session in page.request.get(f"{base_url}/api/sessions?token={token}").json():
-        page.request.delete(f"{base_url}/api/sessions/{session['id']}?token={token}")
-
-
 def check_every_widget_shows(page, views: dict[int, str]) -> None:
     for index in views:
         cell = show_cell(page, index)
@@ -164,7 +159,7 @@ def test_a_lesson_run_saved_and_reopened_shows_every_drawing_and_stepper(
     assert set(saved.values()) <= set(state), "a widget shown is missing from the saved state"
 
     # A new browser session: reload, every kernel gone, reopen the lesson.
-    shut_down_kernels(page, base_url, token)
+    lab_tools.shut_down_kernels(page, base_url, token)
     page.reload()
     open_notebook(page, base_url, token, LESSON)
     check_every_widget_shows(page, saved)
@@ -183,11 +178,15 @@ def test_a_lesson_run_saved_and_reopened_shows_every_drawing_and_stepper(
     expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0, timeout=15_000)
     assert missing_widget_models(json.loads(path.read_text())) == []
     assert set(widget_views(path).values()) == set(saved.values())
-    shut_down_kernels(page, base_url, token)
+    lab_tools.shut_down_kernels(page, base_url, token)
 
 
 def course_notebooks(folder: Path) -> list[str]:
     names = sorted(path.name for path in folder.glob("[0-9][0-9]_*.ipynb"))
+    # The lessons in other languages (notebooks/ru/, notebooks/zh_CN/).
+    names += sorted(
+        path.relative_to(folder).as_posix() for path in folder.glob("*/[0-9][0-9]_*.ipynb")
+    )
     names += sorted(
         path.relative_to(folder).as_posix() for path in folder.glob("exercises/*/*.ipynb")
     )
@@ -234,6 +233,6 @@ def test_opening_every_lesson_and_exercise_set_changes_no_file(page, course, lab
         page.locator('.lm-Menu-item[data-command="application:close-all"]').click()
         expect(tabs).to_have_count(0)
         expect(page.locator(".jp-Dialog")).to_have_count(0)  # no "Save your work?" question
-        shut_down_kernels(page, base_url, token)
+        lab_tools.shut_down_kernels(page, base_url, token)
     changed = [name for name in names if (folder / name).read_bytes() != shipped[name]]
     assert not changed, f"opening changed {changed}"
