@@ -440,10 +440,14 @@ def output_path(source: Path, lang: str) -> Path:
 def link_target(target: str, source: Path, lang: str) -> str:
     """Where a relative link of an English file points from its translation: a lesson that
     has a catalog in ``lang`` to the translated lesson beside it, anything else to the English
-    file. A target with a scheme or an anchor only is left alone.
+    file. A target with a scheme or an anchor only is left alone. Only a lesson (a notebook in
+    ``notebooks/`` itself) is translated: an exercise set of the same name stays English.
 
     >>> link_target("01_gradients.ipynb#top", NOTEBOOKS / "README.md", "xx")
     '../01_gradients.ipynb#top'
+    >>> link_target("exercises/03_backward_step_by_step/03_backward_step_by_step.ipynb",
+    ...             NOTEBOOKS / "README.md", "ru")
+    '../exercises/03_backward_step_by_step/03_backward_step_by_step.ipynb'
     >>> link_target("https://pytorch.org", NOTEBOOKS / "README.md", "xx")
     'https://pytorch.org'
     """
@@ -451,7 +455,8 @@ def link_target(target: str, source: Path, lang: str) -> str:
         return target
     path, hash_, anchor = target.partition("#")
     english = (source.parent / path).resolve()
-    if english.suffix == ".ipynb" and catalog_path(lang, english.stem).exists():
+    is_lesson = english.suffix == ".ipynb" and english.parent == NOTEBOOKS
+    if is_lesson and catalog_path(lang, english.stem).exists():
         english = output_path(english, lang)
     out_folder = output_path(source, lang).parent
     return Path(os.path.relpath(english, out_folder)).as_posix() + hash_ + anchor
