@@ -365,7 +365,8 @@ def test_links_of_a_translated_page_lead_to_the_translation_or_the_english_file(
         page = ROOT / "notebooks" / lang / "README.md"
         targets = tool.LINK_TARGET.findall(page.read_text(encoding="utf-8"))
         assert "03_backward_step_by_step.ipynb" in targets
-        assert "../01_gradients.ipynb" in targets
+        # a lesson not translated yet is linked in English
+        assert "../04_accumulation_and_zeroing.ipynb" in targets
         for target in targets:
             if "://" not in target:
                 assert (page.parent / target.partition("#")[0]).exists(), f"{lang}: {target}"
