@@ -77,10 +77,14 @@ if [[ pyproject.toml -nt "$stamp" ]]; then
     touch "$stamp"
 fi
 
-# --- 4. system packages: Chromium for the browser tests, when asked -------------------
+# --- 4. system packages: Chromium for the browser tests, when asked; bubblewrap, the
+# sandbox that grading runs each submission in, for the course's tests ------------------
 apt_packages=()
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     apt_packages+=(chromium chromium-driver)
+fi
+if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
+    apt_packages+=(bubblewrap)
 fi
 
 if ((${#apt_packages[@]})); then
@@ -91,6 +95,14 @@ if ((${#apt_packages[@]})); then
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null; } ||
             warn "apt-get failed (see above)"
     fi
+fi
+
+if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
+    msg="bubblewrap (bwrap) is not installed: autograde grades without a sandbox and the
+    isolation tests skip (fail under MINIGRAD_REQUIRE_ALL=1).
+    Install it with: sudo apt-get install bubblewrap"
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
 fi
 
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
