@@ -54,6 +54,8 @@ __all__ = [
     "check_grad",
     "check_grad_is_none",
     "check_function",
+    "function_results",
+    "compare_function_results",
     "check_raises",
     "check_gradcheck",
     "check_no_recursion",

@@ -1,0 +1,180 @@
+"""The parts of isolated grading, in-process and fast (test_attacks.py runs them under nbgrader).
+
+- every hidden test of every set splits, and the student's side never holds the key;
+- answers cross as data that comes back as it went, and anything malformed is refused;
+- the verdict judges forged or malformed answers as wrong, never as right.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+import pytest
+from nbgrader_course import SETS, SOURCES, grade_cells, nbgrader_meta, read
+
+import minigrad as mg
+from minigrad_course.answer_data import Opaque, dumps, from_data, loads, to_data
+from minigrad_course.grading_process import measure
+from minigrad_course.hidden_tests import (
+    STUDENT_ARGUMENTS,
+    HiddenTestError,
+    hidden_tests_of,
+    split_hidden_tests,
+)
+from minigrad_course.isolated_grading import judge
+
+
+def hidden_cells(name: str) -> list[tuple[str, str]]:
+    nb = read(SOURCES / name / f"{name}.ipynb")
+    return [(nbgrader_meta(c)["grade_id"], hidden_tests_of(c.source)) for c in grade_cells(nb)]
+
+
+def record_calls(code: str) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "_grading.record"
+    ]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_hidden_test_splits_and_the_students_side_never_holds_the_key(name):
+    for grade_id, hidden in hidden_cells(name):
+        assert hidden is not None, f"{grade_id} has no hidden tests"
+        answer_side, key_side, kinds = split_hidden_tests(hidden, grade_id)
+        assert kinds and all(kind in STUDENT_ARGUMENTS for kind in kinds)
+        answers, keys = record_calls(answer_side), record_calls(key_side)
+        assert len(answers) == len(keys) == len(kinds)
+        for answer, key, kind in zip(answers, keys, kinds):
+            given = {keyword.arg for keyword in answer.keywords}
+            assert given <= STUDENT_ARGUMENTS[kind] | {"points"}, (grade_id, given)
+            assert not {"expected", "fingerprint", "fingerprints"} & given
+            teacher = {keyword.arg for keyword in key.keywords}
+            assert not teacher & (STUDENT_ARGUMENTS[kind] - {"points"}), (grade_id, teacher)
+        # No expected value of the key appears in what the student's process runs (short
+        # numbers such as 0.0 or 2.0 also appear as points).
+        for key in keys:
+            for keyword in key.keywords:
+                if keyword.arg != "expected":
+                    continue
+                assert ast.unparse(keyword.value) not in answer_side, grade_id
+                for number in ast.walk(keyword.value):
+                    text = repr(getattr(number, "value", None))
+                    if isinstance(number, ast.Constant) and len(text) > 6:
+                        assert text not in answer_side, (grade_id, text)
+        assert "_mc." not in answer_side and "check_" not in answer_side.replace("'check_", "")
+
+
+def test_a_hidden_test_that_cannot_be_split_is_refused():
+    with pytest.raises(HiddenTestError, match="no check"):
+        split_hidden_tests("assert x == 3", "ex1")
+    with pytest.raises(HiddenTestError, match="cannot be split"):
+        split_hidden_tests("_mc.check_value(*arguments)", "ex1")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        None,
+        3,
+        2.5,
+        math.nan,
+        True,
+        "MulBackward0",
+        (1, 2.0),
+        [[1.0, 2.0], [3.0, 4.0]],
+        {"x", "c"},
+        {"a": 1, ("b", 2): [1.5]},
+        np.arange(6).reshape(2, 3),
+        np.float32(1.5),
+        np.array([True, False]),
+    ],
+)
+def test_an_answer_comes_back_as_it_went(answer):
+    back = from_data(loads(dumps(to_data(answer))))
+    if isinstance(answer, np.ndarray):
+        assert np.array_equal(back, answer) and back.shape == answer.shape
+    elif isinstance(answer, float) and math.isnan(answer):
+        assert math.isnan(back)
+    else:
+        assert back == answer and type(back) is type(answer) or isinstance(answer, np.floating)
+
+
+def test_a_tensor_comes_back_as_its_numbers_and_anything_else_as_its_type_and_repr():
+    assert np.array_equal(from_data(to_data(mg.tensor([[1.0, 2.0]]))), [[1.0, 2.0]])
+    back = from_data(to_data(print))
+    assert isinstance(back, Opaque) and back.type_name == "builtin_function_or_method"
+    assert repr(back) == repr(print) and back != back
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"int": True},
+        {"float": "1.0"},
+        {"str": 3},
+        {"array": ["f", [2, 2], [1.0, 2.0]]},
+        {"array": ["O", [1], [1]]},
+        {"array": ["f", [-1], []]},
+        {"array": ["f", [1], ["1"]]},
+        {"set": [{"list": []}]},
+        {"dict": [[{"list": []}, None]]},
+        {"list": None},
+        {"code": "import os"},
+        {"int": 1, "float": 1.0},
+        [1, 2],
+        "text",
+    ],
+)
+def test_malformed_answer_data_is_refused(data):
+    with pytest.raises(ValueError):
+        from_data(data)
+
+
+def test_unreadable_or_too_deep_json_is_refused():
+    with pytest.raises(ValueError):
+        loads("{not json")
+    deep = '{"list": [' * 10_000 + "]}" * 10_000
+    with pytest.raises(ValueError):
+        from_data(loads(deep))
+
+
+def test_the_verdict_reads_a_forged_pass_as_no_answer_and_judges_real_ones():
+    with pytest.raises(AssertionError, match="not answered yet"):
+        judge("check_value", "x", {"expected": 2.0}, {"passed": True})
+    with pytest.raises(AssertionError, match="is not right"):
+        judge("check_value", "x", {"expected": 2.0}, {"answer": {"float": 2.5}})
+    with pytest.raises(ValueError):
+        judge("check_function", "f", {"points": [1], "expected": [1.0]}, {"results": [None]})
+    with pytest.raises(ValueError):
+        judge("check_gradcheck", "F", {}, {"passed": "yes"})
+    with pytest.raises(AssertionError, match="✘ F fails gradcheck"):
+        judge("check_gradcheck", "F", {}, {"failed": "✘ F fails gradcheck"})
+
+
+def test_the_students_side_measures_and_the_verdict_judges_the_same_as_one_check():
+    def double(x):
+        return 2 * x
+
+    def triple(x):
+        return 3 * x
+
+    teacher = {"points": [1.0, 2.0], "expected": [2.0, 4.0]}
+    right = measure("check_function", "f", {"answer": double, "points": [1.0, 2.0]})
+    judge("check_function", "f", teacher, loads(dumps(right)))
+    wrong = measure("check_function", "f", {"answer": triple, "points": [1.0, 2.0]})
+    with pytest.raises(AssertionError, match="f at 1.0 = 3.0 is not right"):
+        judge("check_function", "f", teacher, loads(dumps(wrong)))
+    tensor = mg.tensor([1.0, 2.0], requires_grad=True)
+    (tensor * tensor).sum().backward()
+    grad = measure("check_grad", "t.grad", {"tensor": tensor})
+    judge("check_grad", "t.grad", {"expected": [2.0, 4.0]}, loads(dumps(grad)))
+    with pytest.raises(AssertionError, match="is None"):
+        judge(
+            "check_grad",
+            "t.grad",
+            {"expected": [2.0]},
+            measure("check_grad", "t.grad", {"tensor": mg.tensor([1.0])}),
+        )
