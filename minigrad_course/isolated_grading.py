@@ -217,6 +217,23 @@ def _writable_copy(source: Path, target: Path) -> None:
                 path.chmod(path.stat().st_mode | stat.S_IRUSR | stat.S_IWUSR | 0o066)
 
 
+def _digests(folders: list[Path]) -> dict[str, str]:
+    """A digest of every Python file and notebook under ``folders``: the installed course
+    packages and the teacher's sources, which no submission may change.
+
+    >>> _digests([Path("/nonexistent")])
+    {}
+    """
+    digests = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".ipynb") and path.is_file():
+                digests[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
+
+
 def _output(kind: str, **fields: Any) -> Any:
     if kind == "error":
         fields["traceback"] = [f"{fields['ename']}: {fields['evalue']}"]
@@ -301,14 +318,29 @@ class GradeInIsolation(NbGraderPreprocessor):
         return self._keys[digest]
 
     # ------------------------------------------------------------------ the answers
+    _bwrap_works: dict[str, bool] = {}  # whether bwrap can make a sandbox here, once a run
+
     def _bwrap(self) -> str | None:
-        found = shutil.which("bwrap")
-        if found is None and (self.sandbox == "bwrap" or self.require_sandbox):
+        """The bwrap program when it can make a sandbox here (inside a container, user
+        namespaces may be forbidden), else None; an error when a sandbox is required."""
+        required = self.sandbox == "bwrap" or self.require_sandbox
+        found = None if self.sandbox == "none" else shutil.which("bwrap")
+        if found is not None and found not in self._bwrap_works:
+            probe = [found, "--ro-bind", "/", "/", "--unshare-all", "--unshare-user"]
+            try:
+                tried = subprocess.run([*probe, "--", "true"], capture_output=True, timeout=60)
+                self._bwrap_works[found] = tried.returncode == 0
+            except (OSError, subprocess.TimeoutExpired):
+                self._bwrap_works[found] = False
+        if found is not None and not self._bwrap_works[found]:
+            self.log.warning("bwrap is installed but cannot make a sandbox here")
+            found = None
+        if found is None and required:
             raise GradingError(
-                "bubblewrap is not installed (apt-get install bubblewrap): "
-                "submissions cannot be graded in isolation"
+                "no working bubblewrap (apt-get install bubblewrap; in a container, allow user "
+                "namespaces): submissions cannot be graded in isolation"
             )
-        return None if self.sandbox == "none" else found
+        return found
 
     def _hidden_folders(self, submission: Path) -> list[Path]:
         """The course folder, the home folder, nbgrader's exchange: not for the student.
@@ -340,6 +372,8 @@ class GradeInIsolation(NbGraderPreprocessor):
             (work / "program" / "program.json").write_text(json.dumps(program), encoding="utf-8")
             (work / "answers").mkdir(mode=0o777)
             os.chmod(work / "answers", 0o777)
+            guarded = [_package_folder(mg), _package_folder(minigrad_course), Path.cwd() / "source"]
+            before = _digests(guarded)
             bwrap = self._bwrap()
             runner = [sys.executable, "-s", "-m", "minigrad_course.grading_process", "answers"]
             if bwrap is not None:
@@ -362,6 +396,10 @@ class GradeInIsolation(NbGraderPreprocessor):
                     flags.append(f"process ended with exit status {done.returncode}")
             except subprocess.TimeoutExpired:
                 flags.append(f"process ran out of time ({self.timeout} s) and was stopped")
+            after = _digests(guarded)
+            changed = sorted(set(before.items()) ^ set(after.items()))
+            if changed:
+                flags.append(f"process wrote outside its folder (it changed {changed[0][0]})")
             answers = work / "answers" / "answers.json"
             if not answers.is_file():
                 flags.append("process sent back no answers at all")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import math
+import shutil
 
 import numpy as np
 import pytest
@@ -178,3 +179,46 @@ def test_the_students_side_measures_and_the_verdict_judges_the_same_as_one_check
             {"expected": [2.0]},
             measure("check_grad", "t.grad", {"tensor": mg.tensor([1.0])}),
         )
+
+
+def run_alone(tmp_path, monkeypatch, code: str, sandbox: str) -> tuple[object, list[str], str]:
+    """One submission's process with one cell, from a course folder ``tmp_path/course``."""
+    from minigrad_course.isolated_grading import GradeInIsolation
+
+    course = tmp_path / "course"
+    (course / "source").mkdir(parents=True)
+    (course / "source" / "teacher.ipynb").write_text("{}")
+    submission = course / "submitted" / "someone" / "set"
+    submission.mkdir(parents=True)
+    monkeypatch.chdir(course)
+    program = {"steps": [{"cell": 0, "code": code, "grade_id": None}]}
+    return GradeInIsolation(sandbox=sandbox)._run_answers(program, submission)
+
+
+WRITE_TO_THE_TEACHERS_SOURCE = """\
+import os
+for path in ["../../../source/teacher.ipynb", "{course}/source/teacher.ipynb"]:
+    try:
+        with open(path, "w") as file:
+            file.write("changed")
+    except OSError as error:
+        print(type(error).__name__)
+"""
+
+
+def test_without_a_sandbox_a_write_outside_the_folder_is_flagged(tmp_path, monkeypatch):
+    code = WRITE_TO_THE_TEACHERS_SOURCE.format(course=tmp_path / "course")
+    report, flags, isolation = run_alone(tmp_path, monkeypatch, code, "none")
+    assert isolation == "none" and report["finished"] is True
+    assert any("wrote outside its folder" in flag for flag in flags), flags
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_in_the_sandbox_the_teachers_files_cannot_be_read_or_written(tmp_path, monkeypatch):
+    code = WRITE_TO_THE_TEACHERS_SOURCE.format(course=tmp_path / "course")
+    code += "print(os.getuid(), sorted(os.listdir('/tmp')))\n"
+    report, flags, isolation = run_alone(tmp_path, monkeypatch, code, "bwrap")
+    assert isolation == "bwrap" and flags == []
+    assert (tmp_path / "course" / "source" / "teacher.ipynb").read_text() == "{}"
+    printed = report["cells"][0]["stdout"]
+    assert "65534" in printed and "'answers'" in printed and "course" not in printed
