@@ -135,6 +135,9 @@ def _watched(shell: Any) -> dict[str, Any]:
             len(shell.input_transformers_post),
             len(shell.ast_transformers),
         ),
+        "IPython's event hooks": tuple(
+            len(callbacks) for callbacks in shell.events.callbacks.values()
+        ),
         "the checks module": (
             id(sys.modules.get("minigrad_course.checks")),
             tuple(id(getattr(checks, name, None)) for name in checks.__all__),

@@ -144,22 +144,34 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
 builtins.__import__ = _import
 """,
     # The teacher's source read at grading time (relative to the submission, and at the
-    # course's real path) and its solutions run: full marks without ever seeing the key.
+    # course's real path), and its solutions run after every cell, so that they replace the
+    # wrong answers just before each check: full marks without ever seeing the key.
     "attack-read-source": """\
 import json
 import os
 
+_stolen = []
 for _path in ["../../../source/{set}/{set}.ipynb", "{course}/source/{set}/{set}.ipynb"]:
     if os.path.exists(_path):
         with open(_path) as _file:
-            _teacher = json.load(_file)
-        for _cell in _teacher["cells"]:
-            if _cell["metadata"].get("nbgrader", {{}}).get("solution"):
-                try:
-                    exec("".join(_cell["source"]), globals())
-                except Exception:
-                    pass
+            _cells = json.load(_file)["cells"]
+        _stolen = [
+            "".join(_cell["source"])
+            for _cell in _cells
+            if _cell["metadata"].get("nbgrader", {{}}).get("solution")
+        ]
         break
+
+
+def _run_the_stolen_solutions(*args):
+    for _code in _stolen:
+        try:
+            exec(_code, globals())
+        except Exception:
+            pass
+
+
+get_ipython().events.register("post_run_cell", _run_the_stolen_solutions)
 """,
     # The installed checks overwritten on disk: every student graded later would pass.
     "attack-overwrite-checks": """\
@@ -225,6 +237,7 @@ FLAGGED = {
     "attack-allclose": "changed numpy.allclose",
     "attack-meta-path": "changed the import system",
     "attack-input-transformer": "changed IPython's input transformers",
+    "attack-read-source": "changed IPython's event hooks",
     "attack-import": "changed builtins.__import__",
     "attack-exit": "stopped before the last cell",
     "attack-assertion": "changed builtins.AssertionError",
@@ -237,10 +250,78 @@ FLAGGED = {
 AFTER_OVERWRITE = "zz-untouched-after-overwrite"
 
 
+# Every attack is graded on every set by ``grade_every_attack`` (the isolation itself, without
+# nbgrader's bookkeeping, which would cost minutes); on these sets also under nbgrader, in the
+# session's autograde run, to show the flags in the log, the Formgrader and the feedback.
+ATTACKED_UNDER_NBGRADER = ["03_backward_step_by_step", "16_build_your_own_engine"]
+
+
 def attack_code(attack: str, course: Path, name: str) -> str:
     """An attack's code for one set, with the paths a cheating student would try."""
-    code = ATTACKS[attack].format(course=course, repo=ROOT, set=name)
-    return code
+    return ATTACKS[attack].format(course=course, repo=ROOT, set=name)
+
+
+def attacked(course: Course, name: str, attack: str):
+    """A submission with every answer wrong and ``attack`` in front of its first answer."""
+    nb = with_wrong(course, name, 0)
+    first = answer_cells(nb)[0]
+    first.source = attack_code(attack, course.root, name) + "\n" + first.source
+    return nb
+
+
+@dataclass
+class Graded:
+    """One submission graded by GradeInIsolation alone: its score, flags and notebook."""
+
+    score: float
+    flags: list[str]
+    isolation: str
+    nb: object
+
+
+def grade_alone(course: Course, student: str, name: str, nb, sandbox: str = "auto") -> Graded:
+    """Grade ``nb`` as autograde's GradeInIsolation step does, from the course's gradebook
+    and in the course folder (call it from there), and score it as nbgrader does."""
+    from nbgrader.utils import determine_grade
+
+    from minigrad_course.isolated_grading import GradeInIsolation
+
+    folder = course.root / "alone" / student / name
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    resources = {
+        "nbgrader": {
+            "notebook": name,
+            "assignment": name,
+            "student": student,
+            "db_url": f"sqlite:///{course.root / 'gradebook.db'}",
+        },
+        "metadata": {"path": str(folder)},
+    }
+    graded, _ = GradeInIsolation(timeout=300, sandbox=sandbox).preprocess(nb, resources)
+    score = sum(determine_grade(cell)[0] for cell in grade_cells(graded))
+    info = graded.metadata["minigrad_grading"]
+    return Graded(score, info["flags"], info["isolation"], graded)
+
+
+def grade_every_attack(course: Course) -> dict[tuple[str, str], Graded]:
+    """Every attack on every set, graded in isolation, two submissions at a time; with the
+    teacher's solutions ("solution"), which must get full marks the same way."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def grade(job: tuple[str, str]) -> Graded:
+        student, name = job
+        nb = solved(course, name) if student == "solution" else attacked(course, name, student)
+        return grade_alone(course, student, name, nb)
+
+    jobs = [(student, name) for name in SETS for student in ["solution", *ATTACKS]]
+    here = Path.cwd()
+    os.chdir(course.root)  # where nbgrader runs: the course folder that the sandbox hides
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip(jobs, pool.map(grade, jobs)))
+    finally:
+        os.chdir(here)
 
 
 # Appended to an answer cell: it warns and prints, and so does every function it defines,
@@ -454,12 +535,10 @@ def build(root: Path) -> Course:
         for cell in grade_cells(nb):
             cell.source = "pass"
         course.submit("cheat-locked", name, nb)
-        for attack in ATTACKS:
-            nb = with_wrong(course, name, 0)
-            first = answer_cells(nb)[0]
-            first.source = attack_code(attack, root, name) + "\n" + first.source
-            course.submit(attack, name, nb)
-        course.submit(AFTER_OVERWRITE, name, course.release(name))
+        if name in ATTACKED_UNDER_NBGRADER:
+            for attack in ATTACKS:
+                course.submit(attack, name, attacked(course, name, attack))
+            course.submit(AFTER_OVERWRITE, name, course.release(name))
     for name in NOISY_SETS:
         course.submit("noisy", name, noisy_solution(course, name))
 
