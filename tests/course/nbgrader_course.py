@@ -416,7 +416,7 @@ class Course:
             f"--CourseDirectory.db_url=sqlite:///{self.root / 'gradebook.db'}",
         ]
         result = subprocess.run(
-            command, cwd=self.root, env=self.env, capture_output=True, text=True, timeout=900
+            command, cwd=self.root, env=self.env, capture_output=True, text=True, timeout=1800
         )
         if check and result.returncode != 0:
             raise AssertionError(
