@@ -204,6 +204,27 @@ class _Harmless:
 
 builtins.AssertionError = _Harmless
 """,
+    # A line-trace hook that jumps over every `raise` of the checks' failure helper.
+    "attack-settrace": """\
+import linecache
+import sys
+
+
+def _skip_raises(frame, event, arg):
+    if event == "call":
+        return _skip_raises if frame.f_code.co_name == "_fail" else None
+    if event == "line":
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+        if line.strip().startswith("raise"):
+            try:
+                frame.f_lineno = frame.f_lineno + 1
+            except ValueError:
+                pass
+    return _skip_raises
+
+
+sys.settrace(_skip_raises)
+""",
     # Answers forged: the grading program read, every check reported passed, the process
     # ended before the real answers could be recorded.
     "attack-forge": """\
@@ -241,6 +262,7 @@ FLAGGED = {
     "attack-import": "changed builtins.__import__",
     "attack-exit": "stopped before the last cell",
     "attack-assertion": "changed builtins.AssertionError",
+    "attack-settrace": "a trace or profile hook",
     "attack-forge": "sent back malformed answers",
     "cheat-patch": "changed the checks module",
     "cheat-replace": "changed the checks module",
