@@ -35,10 +35,19 @@ import re
 
 from minigrad_course import checks
 
-__all__ = ["STUDENT_ARGUMENTS", "hidden_tests_of", "split_hidden_tests", "HiddenTestError"]
+__all__ = [
+    "STUDENT_ARGUMENTS",
+    "hidden_tests_of",
+    "visible_part_of",
+    "split_hidden_tests",
+    "HiddenTestError",
+]
 
 HIDDEN = re.compile(
     r"^[ \t]*### BEGIN HIDDEN TESTS[ \t]*\n(.*?)^[ \t]*### END HIDDEN TESTS", re.S | re.M
+)
+WHOLE_HIDDEN = re.compile(
+    r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[^\n]*\n?", re.S | re.M
 )
 
 # The arguments of each check that come from the student's work: evaluated, and used,
@@ -72,6 +81,15 @@ def hidden_tests_of(source: str) -> str | None:
     """
     found = HIDDEN.search(source)
     return found.group(1) if found else None
+
+
+def visible_part_of(source: str) -> str:
+    """A grade cell's source without its hidden tests: what students see.
+
+    >>> visible_part_of("check(x)\\n### BEGIN HIDDEN TESTS\\nsecret(x)\\n### END HIDDEN TESTS\\n")
+    'check(x)\\n'
+    """
+    return WHOLE_HIDDEN.sub("", source)
 
 
 def _check_call(statement: ast.stmt) -> tuple[str, ast.Call] | None:
@@ -117,14 +135,36 @@ def _bound_arguments(kind: str, call: ast.Call) -> dict[str, ast.expr]:
     return dict(bound.arguments)
 
 
-def split_hidden_tests(hidden: str, grade_id: str) -> tuple[str, str, list[str]]:
-    """(answer side, key side, the kind of each check) of one cell's hidden tests."""
+def _parsed(code: str, grade_id: str) -> ast.Module:
     try:
-        tree = ast.parse(hidden)
+        return ast.parse(code)
     except SyntaxError as error:
-        raise HiddenTestError(f"{grade_id}: the hidden tests do not parse: {error}") from error
+        raise HiddenTestError(f"{grade_id}: the check cell does not parse: {error}") from error
+
+
+def _tolerant(statement: ast.stmt) -> ast.stmt:
+    """``try: statement`` / ``except Exception: pass``."""
+    handler = ast.ExceptHandler(
+        type=ast.Name("Exception", ast.Load()), name=None, body=[ast.Pass()]
+    )
+    guarded = ast.Try(body=[statement], handlers=[handler], orelse=[], finalbody=[])
+    return ast.fix_missing_locations(guarded)
+
+
+def split_hidden_tests(hidden: str, grade_id: str, visible: str = "") -> tuple[str, str, list[str]]:
+    """(answer side, key side, the kind of each check) of one cell's hidden tests.
+
+    The helpers that the visible part of the cell defines (a ``call`` function, say) come
+    first on both sides, without the visible checks, which the hidden tests replace; on the
+    key side each may fail (it may use the student's names) without stopping the others.
+    """
     answer_side: list[ast.stmt] = []
     key_side: list[ast.stmt] = []
+    for statement in _parsed(visible, grade_id).body:
+        if _check_call(statement) is None and not _is_housekeeping(statement):
+            answer_side.append(statement)
+            key_side.append(_tolerant(statement))
+    tree = _parsed(hidden, grade_id)
     kinds: list[str] = []
     for statement in tree.body:
         if _is_housekeeping(statement):

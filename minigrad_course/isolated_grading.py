@@ -62,6 +62,7 @@ from minigrad_course.hidden_tests import (
     MEASURED_IN_THE_STUDENT_PROCESS,
     hidden_tests_of,
     split_hidden_tests,
+    visible_part_of,
 )
 
 __all__ = ["GradeInIsolation", "judge", "sandbox_command"]
@@ -284,8 +285,12 @@ class GradeInIsolation(NbGraderPreprocessor):
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
             original = teacher.get(grade_id)
             if grade_id in graded and original is not None:
-                tests = hidden_tests_of(original["source"]) or original["source"]
-                answer_side, key_side, kinds[grade_id] = split_hidden_tests(tests, grade_id)
+                source = original["source"]
+                tests = hidden_tests_of(source)
+                visible = visible_part_of(source) if tests is not None else ""
+                answer_side, key_side, kinds[grade_id] = split_hidden_tests(
+                    tests if tests is not None else source, grade_id, visible
+                )
                 steps.append({"cell": index, "code": answer_side, "grade_id": grade_id})
                 keyed.append({"grade_id": grade_id, "code": key_side})
             elif original is not None and original["locked"] and original["type"] == "code":

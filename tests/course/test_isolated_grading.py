@@ -23,13 +23,17 @@ from minigrad_course.hidden_tests import (
     HiddenTestError,
     hidden_tests_of,
     split_hidden_tests,
+    visible_part_of,
 )
 from minigrad_course.isolated_grading import judge
 
 
-def hidden_cells(name: str) -> list[tuple[str, str]]:
+def hidden_cells(name: str) -> list[tuple[str, str, str]]:
     nb = read(SOURCES / name / f"{name}.ipynb")
-    return [(nbgrader_meta(c)["grade_id"], hidden_tests_of(c.source)) for c in grade_cells(nb)]
+    return [
+        (nbgrader_meta(c)["grade_id"], hidden_tests_of(c.source), visible_part_of(c.source))
+        for c in grade_cells(nb)
+    ]
 
 
 def record_calls(code: str) -> list[ast.Call]:
@@ -42,9 +46,9 @@ def record_calls(code: str) -> list[ast.Call]:
 
 @pytest.mark.parametrize("name", SETS)
 def test_every_hidden_test_splits_and_the_students_side_never_holds_the_key(name):
-    for grade_id, hidden in hidden_cells(name):
+    for grade_id, hidden, visible in hidden_cells(name):
         assert hidden is not None, f"{grade_id} has no hidden tests"
-        answer_side, key_side, kinds = split_hidden_tests(hidden, grade_id)
+        answer_side, key_side, kinds = split_hidden_tests(hidden, grade_id, visible)
         assert kinds and all(kind in STUDENT_ARGUMENTS for kind in kinds)
         answers, keys = record_calls(answer_side), record_calls(key_side)
         assert len(answers) == len(keys) == len(kinds)
@@ -222,3 +226,39 @@ def test_in_the_sandbox_the_teachers_files_cannot_be_read_or_written(tmp_path, m
     assert (tmp_path / "course" / "source" / "teacher.ipynb").read_text() == "{}"
     printed = report["cells"][0]["stdout"]
     assert "65534" in printed and "'answers'" in printed and "course" not in printed
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_in_process_the_two_sides_give_the_teachers_solutions_full_marks(name):
+    """Both sides of every hidden test run (here, in one process, over the teacher's
+    solutions) and every verdict is ✔: no side misses a name the other defines."""
+    import contextlib
+    import io
+
+    from minigrad_course.grading_process import AnswerRecorder, KeyRecorder
+
+    nb = read(SOURCES / name / f"{name}.ipynb")
+    answers, key = AnswerRecorder(), KeyRecorder()
+    student = {"__name__": "__main__", "_grading": answers}
+    teacher = {"__name__": "__main__", "_grading": key}
+    checks = 0
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in nb.cells:
+            meta = nbgrader_meta(cell)
+            if cell.cell_type != "code":
+                continue
+            if not meta.get("grade"):
+                exec(compile(cell.source, "<cell>", "exec"), student)
+                if meta.get("locked"):
+                    with contextlib.suppress(Exception):
+                        exec(compile(cell.source, "<given>", "exec"), teacher)
+                continue
+            hidden, visible = hidden_tests_of(cell.source), visible_part_of(cell.source)
+            answer_side, key_side, kinds = split_hidden_tests(hidden, meta["grade_id"], visible)
+            exec(compile(answer_side, "<answer side>", "exec"), student)
+            exec(compile(key_side, "<key side>", "exec"), teacher)
+            checks += len(kinds)
+        for record in answers.records:
+            kind, check_name, arguments = key.key[record["cell"], record["index"]]
+            judge(kind, check_name, arguments, loads(dumps(record["data"])))
+    assert checks and len(answers.records) == len(key.key) == checks
