@@ -71,6 +71,18 @@ MAX_ANSWERS = 64 * 1024 * 1024  # bytes of answers read back
 NOBODY = 65534
 
 
+# What the student's side sends for each kind of check (grading_process.measure), besides
+# {"failed": message}: anything else is malformed, or forged.
+SHAPES_OF_ANSWERS = {
+    "check_value": [{"answer"}],
+    "check_equal": [{"answer"}],
+    "check_grad": [{"not_tensor"}, {"requires_grad", "grad"}],
+    "check_grad_is_none": [{"not_tensor"}, {"requires_grad", "grad"}],
+    "check_function": [{"results"}],
+    **{kind: [{"passed"}] for kind in MEASURED_IN_THE_STUDENT_PROCESS},
+}
+
+
 class GradingError(Exception):
     """The teacher's material cannot be graded in isolation (a broken hidden test)."""
 
@@ -91,10 +103,12 @@ def judge(kind: str, name: str, teacher: dict[str, Any], data: Any) -> None:
     __tracebackhide__ = True
     if not isinstance(data, dict):
         raise ValueError("answers that are not a record")
-    if "failed" in data:
+    if set(data) == {"failed"}:
         if not isinstance(data["failed"], str):
             raise ValueError("a failure without a message")
         raise AssertionError(data["failed"][:2000])
+    if set(data) not in SHAPES_OF_ANSWERS.get(kind, ()):
+        raise ValueError(f"answers of the wrong shape for {kind}")
     if kind in ("check_value", "check_equal"):
         getattr(checks, kind)(name, from_data(data.get("answer")), **teacher)
     elif kind in ("check_grad", "check_grad_is_none"):

@@ -146,9 +146,11 @@ def test_unreadable_or_too_deep_json_is_refused():
         from_data(loads(deep))
 
 
-def test_the_verdict_reads_a_forged_pass_as_no_answer_and_judges_real_ones():
-    with pytest.raises(AssertionError, match="not answered yet"):
+def test_the_verdict_refuses_forged_answers_and_judges_real_ones():
+    with pytest.raises(ValueError, match="wrong shape"):
         judge("check_value", "x", {"expected": 2.0}, {"passed": True})
+    with pytest.raises(ValueError, match="wrong shape"):
+        judge("check_equal", "x", {"expected": 2}, {"answer": {"int": 2}, "passed": True})
     with pytest.raises(AssertionError, match="is not right"):
         judge("check_value", "x", {"expected": 2.0}, {"answer": {"float": 2.5}})
     with pytest.raises(ValueError):
