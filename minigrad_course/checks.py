@@ -225,6 +225,11 @@ class Fingerprint(tuple):
     def __new__(cls, *fingerprints: str) -> Fingerprint:
         return super().__new__(cls, fingerprints)
 
+    def __getnewargs__(self) -> tuple[str, ...]:
+        """What pickle passes to ``__new__``: the fingerprints one by one, as they came (the
+        key of isolated grading travels pickled)."""
+        return tuple(self)
+
 
 def _matches(answer: Any, fp: str) -> bool:
     """Whether an answer (value, list, array, tensor, set...) matches a fingerprint."""

@@ -21,6 +21,7 @@ import json
 import os
 import pickle
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,12 @@ def measure(kind: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
             tensor = arguments.get("tensor")
             if not isinstance(tensor, mg.Tensor):
                 return {"not_tensor": to_data(tensor)}
-            grad = None if tensor.grad is None else to_data(tensor.grad.detach().numpy())
+            with (
+                warnings.catch_warnings()
+            ):  # reading a non-leaf's .grad warns: its None is the answer
+                warnings.simplefilter("ignore")
+                grad = tensor.grad
+            grad = None if grad is None else to_data(grad.detach().numpy())
             return {"requires_grad": bool(tensor.requires_grad), "grad": grad}
         if kind == "check_function":
             call = arguments.get("call")
@@ -61,6 +67,8 @@ def measure(kind: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
                 arguments["points"],
                 use,
                 arguments.get("forbidden", ()),
+                arguments.get("common_mistakes", ()),
+                arguments.get("hint", ""),
             )
             return {"results": [to_data(result) for result in results]}
         # check_raises, check_gradcheck, check_no_recursion: what they measure is how the
@@ -94,6 +102,8 @@ def _plain(value: Any) -> Any:
     """The teacher's values with tensors as arrays, ready to pickle."""
     if isinstance(value, mg.Tensor):
         return value.detach().numpy()
+    if isinstance(value, checks.Fingerprint):
+        return value
     if isinstance(value, list | tuple):
         return type(value)(_plain(item) for item in value)
     if isinstance(value, dict):
@@ -108,7 +118,19 @@ class KeyRecorder:
         self.key: dict[tuple[str, int], tuple[str, str, dict[str, Any]]] = {}
 
     def record(self, grade_id: str, index: int, kind: str, name: str, **arguments: Any) -> None:
-        """Keep one check's name and teacher's arguments (``expected=``, ``tol=``...)."""
+        """Keep one check's name and teacher's arguments (``expected=``, ``tol=``...).
+
+        A typical mistake given as a function is left out: judging it would mean running it
+        through the student's ``call``, which only the student's process has."""
+        mistakes = arguments.get("common_mistakes")
+        if mistakes:
+            arguments["common_mistakes"] = [
+                (mistake, hint)
+                for mistake, hint in mistakes
+                if isinstance(mistake, checks.Fingerprint)
+                or (isinstance(mistake, type) and mistake.__module__ == "builtins")
+                or not callable(mistake)
+            ]
         self.key[grade_id, index] = (kind, name, _plain(arguments))
 
 

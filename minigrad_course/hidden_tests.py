@@ -62,8 +62,9 @@ STUDENT_ARGUMENTS = {
     "check_gradcheck": {"answer", "inputs"},
     "check_no_recursion": {"answer", "make_input", "sizes"},
 }
-# The teacher's arguments that the answer side needs as well, to use the answer.
-SHARED_ARGUMENTS = {"check_function": {"points"}}
+# The teacher's arguments that the answer side needs as well, to use the answer: the points,
+# and the hints for an answer that raises (typical mistakes given as exception classes).
+SHARED_ARGUMENTS = {"check_function": {"points", "hint", "common_mistakes"}}
 # Checks whose whole verdict is reached while the student's code runs (what they measure
 # is how that code behaves); the key side keeps only their name.
 MEASURED_IN_THE_STUDENT_PROCESS = {"check_raises", "check_gradcheck", "check_no_recursion"}
@@ -160,33 +161,35 @@ def split_hidden_tests(hidden: str, grade_id: str, visible: str = "") -> tuple[s
     """
     answer_side: list[ast.stmt] = []
     key_side: list[ast.stmt] = []
-    for statement in _parsed(visible, grade_id).body:
-        if _check_call(statement) is None and not _is_housekeeping(statement):
-            answer_side.append(statement)
-            key_side.append(_tolerant(statement))
-    tree = _parsed(hidden, grade_id)
     kinds: list[str] = []
-    for statement in tree.body:
-        if _is_housekeeping(statement):
-            continue
-        found = _check_call(statement)
-        if found is None:
-            answer_side.append(statement)
-            key_side.append(statement)
-            continue
-        kind, call = found
-        arguments = _bound_arguments(kind, call)
-        name = arguments.pop("name")
-        student = STUDENT_ARGUMENTS[kind] | SHARED_ARGUMENTS.get(kind, set())
-        teacher = (set(arguments) - STUDENT_ARGUMENTS[kind]) | SHARED_ARGUMENTS.get(kind, set())
-        if kind in MEASURED_IN_THE_STUDENT_PROCESS:
-            teacher = set()
-        index = len(kinds)
-        kinds.append(kind)
-        mine = {a: value for a, value in arguments.items() if a in student}
-        theirs = {a: value for a, value in arguments.items() if a in teacher}
-        answer_side.append(_record(grade_id, index, kind, name, mine))
-        key_side.append(_record(grade_id, index, kind, name, theirs))
+    # The visible part first, as the kernel ran it: its checks (fingerprints, with the hints
+    # of typical mistakes) are judged too, before the hidden ones; its other statements
+    # (helpers) may use the student's names, so on the key side each may fail alone.
+    for part, statements in (("visible", _parsed(visible, grade_id).body), ("hidden", None)):
+        if statements is None:
+            statements = _parsed(hidden, grade_id).body
+        for statement in statements:
+            if _is_housekeeping(statement):
+                continue
+            found = _check_call(statement)
+            if found is None:
+                answer_side.append(statement)
+                key_side.append(_tolerant(statement) if part == "visible" else statement)
+                continue
+            kind, call = found
+            arguments = _bound_arguments(kind, call)
+            name = arguments.pop("name")
+            shared = SHARED_ARGUMENTS.get(kind, set())
+            student = STUDENT_ARGUMENTS[kind] | shared
+            teacher = (set(arguments) - STUDENT_ARGUMENTS[kind]) | shared
+            if kind in MEASURED_IN_THE_STUDENT_PROCESS:
+                teacher = set()
+            index = len(kinds)
+            kinds.append(kind)
+            mine = {a: value for a, value in arguments.items() if a in student}
+            theirs = {a: value for a, value in arguments.items() if a in teacher}
+            answer_side.append(_record(grade_id, index, kind, name, mine))
+            key_side.append(_record(grade_id, index, kind, name, theirs))
     if not kinds:
         raise HiddenTestError(f"{grade_id}: the hidden tests call no check")
     as_code = lambda statements: ast.unparse(ast.Module(body=statements, type_ignores=[]))  # noqa: E731

@@ -54,10 +54,11 @@ def test_every_hidden_test_splits_and_the_students_side_never_holds_the_key(name
         assert len(answers) == len(keys) == len(kinds)
         for answer, key, kind in zip(answers, keys, kinds):
             given = {keyword.arg for keyword in answer.keywords}
-            assert given <= STUDENT_ARGUMENTS[kind] | {"points"}, (grade_id, given)
+            shared = {"points", "hint", "common_mistakes"} if kind == "check_function" else set()
+            assert given <= STUDENT_ARGUMENTS[kind] | shared, (grade_id, given)
             assert not {"expected", "fingerprint", "fingerprints"} & given
             teacher = {keyword.arg for keyword in key.keywords}
-            assert not teacher & (STUDENT_ARGUMENTS[kind] - {"points"}), (grade_id, teacher)
+            assert not teacher & (STUDENT_ARGUMENTS[kind] - shared), (grade_id, teacher)
         # No expected value of the key appears in what the student's process runs (short
         # numbers such as 0.0 or 2.0 also appear as points).
         for key in keys:
@@ -264,3 +265,56 @@ def test_in_process_the_two_sides_give_the_teachers_solutions_full_marks(name):
             kind, check_name, arguments = key.key[record["cell"], record["index"]]
             judge(kind, check_name, arguments, loads(dumps(record["data"])))
     assert checks and len(answers.records) == len(key.key) == checks
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_typical_wrong_answer_gets_its_hint_from_the_key(name):
+    """The key survives its trip (pickled, as the key process sends it) with the hints of
+    typical mistakes, and a wrong answer judged against it gets its hint."""
+    import contextlib
+    import io
+    import pickle
+
+    from nbgrader_course import WRONG
+
+    from minigrad_course.grading_process import AnswerRecorder, KeyRecorder
+
+    nb = read(SOURCES / name / f"{name}.ipynb")
+    wrong = {grade_id: mistakes[0] for grade_id, mistakes in WRONG[name].items() if mistakes}
+    answers, key = AnswerRecorder(), KeyRecorder()
+    student = {"__name__": "__main__", "_grading": answers}
+    teacher = {"__name__": "__main__", "_grading": key}
+    check_of_answer, last_answer = {}, None
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for cell in nb.cells:
+            meta = nbgrader_meta(cell)
+            if cell.cell_type != "code":
+                continue
+            if not meta.get("grade"):
+                code = wrong[meta["grade_id"]][0] if meta.get("grade_id") in wrong else cell.source
+                with contextlib.suppress(Exception):
+                    exec(compile(code, "<cell>", "exec"), student)
+                if meta.get("locked"):
+                    with contextlib.suppress(Exception):
+                        exec(compile(cell.source, "<given>", "exec"), teacher)
+                last_answer = meta.get("grade_id")
+                continue
+            check_of_answer[meta["grade_id"]] = last_answer
+            hidden, visible = hidden_tests_of(cell.source), visible_part_of(cell.source)
+            answer_side, key_side, _ = split_hidden_tests(hidden, meta["grade_id"], visible)
+            with contextlib.suppress(Exception):
+                exec(compile(answer_side, "<answer side>", "exec"), student)
+            exec(compile(key_side, "<key side>", "exec"), teacher)
+        travelled = pickle.loads(pickle.dumps(key.key))
+        messages: dict[str, str] = {}
+        for record in answers.records:
+            if record["cell"] in messages:
+                continue  # a cell stops at its first failure
+            kind, check_name, arguments = travelled[record["cell"], record["index"]]
+            try:
+                judge(kind, check_name, arguments, loads(dumps(record["data"])))
+            except AssertionError as failed:
+                messages[record["cell"]] = str(failed)
+    for check_id, answer_id in check_of_answer.items():
+        if answer_id in wrong:
+            assert wrong[answer_id][1] in messages.get(check_id, ""), (check_id, messages)
