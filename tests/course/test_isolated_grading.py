@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import math
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -26,6 +27,17 @@ from minigrad_course.hidden_tests import (
     visible_part_of,
 )
 from minigrad_course.isolated_grading import judge
+
+
+@pytest.fixture
+def one_checks_module(monkeypatch):
+    """The checks module the verdict uses is the one notebooks import: other tests re-import
+    it (as the hidden tests once did), and a Fingerprint of one copy is not of the other."""
+    import minigrad_course
+    from minigrad_course import isolated_grading
+
+    monkeypatch.setitem(sys.modules, "minigrad_course.checks", isolated_grading.checks)
+    monkeypatch.setattr(minigrad_course, "checks", isolated_grading.checks)
 
 
 def hidden_cells(name: str) -> list[tuple[str, str, str]]:
@@ -232,7 +244,7 @@ def test_in_the_sandbox_the_teachers_files_cannot_be_read_or_written(tmp_path, m
 
 
 @pytest.mark.parametrize("name", SETS)
-def test_in_process_the_two_sides_give_the_teachers_solutions_full_marks(name):
+def test_in_process_the_two_sides_give_the_teachers_solutions_full_marks(name, one_checks_module):
     """Both sides of every hidden test run (here, in one process, over the teacher's
     solutions) and every verdict is ✔: no side misses a name the other defines."""
     import contextlib
@@ -268,7 +280,7 @@ def test_in_process_the_two_sides_give_the_teachers_solutions_full_marks(name):
 
 
 @pytest.mark.parametrize("name", SETS)
-def test_a_typical_wrong_answer_gets_its_hint_from_the_key(name):
+def test_a_typical_wrong_answer_gets_its_hint_from_the_key(name, one_checks_module):
     """The key survives its trip (pickled, as the key process sends it) with the hints of
     typical mistakes, and a wrong answer judged against it gets its hint."""
     import contextlib
