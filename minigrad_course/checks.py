@@ -54,6 +54,8 @@ __all__ = [
     "check_grad",
     "check_grad_is_none",
     "check_function",
+    "function_results",
+    "compare_function_results",
     "check_raises",
     "check_gradcheck",
     "check_no_recursion",
@@ -222,6 +224,11 @@ class Fingerprint(tuple):
 
     def __new__(cls, *fingerprints: str) -> Fingerprint:
         return super().__new__(cls, fingerprints)
+
+    def __getnewargs__(self) -> tuple[str, ...]:
+        """What pickle passes to ``__new__``: the fingerprints one by one, as they came (the
+        key of isolated grading travels pickled)."""
+        return tuple(self)
 
 
 def _matches(answer: Any, fp: str) -> bool:
@@ -518,27 +525,87 @@ def check_function(
     """
     __tracebackhide__ = True
     _one_mode(fingerprints, expected)
+    use = call if call is not None else (lambda function, point: function(point))
+    results = function_results(name, answer, points, use, forbidden, common_mistakes, hint)
+    compare_function_results(
+        name,
+        points,
+        results,
+        fingerprints=fingerprints,
+        expected=expected,
+        tol=tol,
+        hint=hint,
+        common_mistakes=common_mistakes,
+        use=use,
+    )
+
+
+def function_results(
+    name: str,
+    answer: Callable[..., Any] | None,
+    points: Sequence[Any],
+    use: Callable[[Callable[..., Any], Any], Any],
+    forbidden: Sequence[Callable[..., Any]] = (),
+    common_mistakes: Mistakes = (),
+    hint: str = "",
+) -> list[np.ndarray]:
+    """The first half of :func:`check_function`: the answer used at every point, each result
+    as an array of numbers. It runs the student's code, so isolated grading runs it in the
+    student's process and hands the arrays over as data.
+
+    >>> function_results("double", lambda x: 2 * x, [1.0, 2.5], lambda f, p: f(p))
+    [array(2.), array(5.)]
+    """
+    __tracebackhide__ = True
     if answer is None:
         _unanswered(name)
     if not callable(answer):
         _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
-    use = call if call is not None else (lambda function, point: function(point))
     if forbidden:
         use = _forbidding(use, forbidden)
     results = _call_all(name, answer, points, use, common_mistakes, hint)
+    arrays = []
     for point, got in zip(points, results):
         if got is None:
             _fail(f"{name} at {point!r}", " returned None: did you forget `return`?", hint)
-        if _as_array(got) is None:
+        array = _as_array(got)
+        if array is None:
             _fail(
                 f"{name} at {point!r}",
                 f" should give numbers, not {type(got).__name__} {_short(got)}.",
                 hint,
             )
+        arrays.append(array)
+    return arrays
+
+
+def compare_function_results(
+    name: str,
+    points: Sequence[Any],
+    results: Sequence[np.ndarray],
+    *,
+    fingerprints: Sequence[str] | None = None,
+    expected: Sequence[Any] | None = None,
+    tol: float = 1e-6,
+    hint: str = "",
+    common_mistakes: Mistakes = (),
+    use: Callable[[Callable[..., Any], Any], Any] | None = None,
+) -> None:
+    """The second half of :func:`check_function`: the results compared with the expected
+    ones. It runs no student code (a typical mistake given as a function needs ``use``).
+
+    >>> compare_function_results("double", [1.0], [np.array(3.0)], expected=[2.0])
+    Traceback (most recent call last):
+    ...
+    AssertionError: ✘ double at 1.0 = 3.0 is not right.
+    """
+    __tracebackhide__ = True
+    _one_mode(fingerprints, expected)
+    if len(results) != len(points):
+        _fail(name, f" gave {len(results)} results for {len(points)} points.", hint)
     wanted = expected if expected is not None else fingerprints
     wrong = []
-    for point, got, want in zip(points, results, wanted):
-        array = _as_array(got)
+    for point, array, want in zip(points, results, wanted):
         if expected is not None:
             want_array = _as_array(want)
             right = want_array is not None and _close(array, want_array, tol)
@@ -555,13 +622,13 @@ def check_function(
                 specific = mistake_hint
                 break
             continue
-        if isinstance(mistake, type) or not callable(mistake):
+        if isinstance(mistake, type) or not callable(mistake) or use is None:
             continue
         try:
             typical = [_as_array(use(mistake, point)) for point in points]
         except Exception:  # noqa: BLE001 - a mistake that cannot run matches nothing
             continue
-        if all(t is not None and _close(_as_array(r), t, tol) for r, t in zip(results, typical)):
+        if all(t is not None and _close(r, t, tol) for r, t in zip(results, typical)):
             specific = mistake_hint
             break
     point, array = wrong[0]

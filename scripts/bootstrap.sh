@@ -77,7 +77,8 @@ if [[ pyproject.toml -nt "$stamp" ]]; then
     touch "$stamp"
 fi
 
-# --- 4. system packages: Chromium for the browser tests, when asked -------------------
+# --- 4. system packages: Chromium for the browser tests, when asked; bubblewrap, the
+# sandbox that grading runs each submission in, for the course's tests ------------------
 apt_packages=()
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
     apt_packages+=(chromium chromium-driver)
@@ -86,6 +87,9 @@ fi
 # desktop has one; a bare server may not).
 if [[ "$BROWSER" == 1 ]] && ! { command -v fc-list >/dev/null && [[ -n "$(fc-list :lang=zh)" ]]; }; then
     apt_packages+=(fonts-noto-cjk)
+fi
+if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
+    apt_packages+=(bubblewrap)
 fi
 
 if ((${#apt_packages[@]})); then
@@ -96,6 +100,14 @@ if ((${#apt_packages[@]})); then
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null; } ||
             warn "apt-get failed (see above)"
     fi
+fi
+
+if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
+    msg="bubblewrap (bwrap) is not installed: autograde grades without a sandbox and the
+    isolation tests skip (fail under MINIGRAD_REQUIRE_ALL=1).
+    Install it with: sudo apt-get install bubblewrap"
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
 fi
 
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then

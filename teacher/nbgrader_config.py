@@ -34,3 +34,18 @@ c.Autograde.sanitize_preprocessors = [
 ]
 # A right answer slower than the teacher's still finishes (nbgrader's default is 30 s a cell).
 c.Execute.timeout = 300
+# Grading that student code cannot subvert: in place of nbgrader's Execute, each submission
+# runs in a sandbox (bubblewrap) that hands its answers over as data, and the hidden tests'
+# verdict is reached here, where no student code runs (docs/teachers.md, "How grading stays
+# fair"). The other steps are nbgrader's own, in nbgrader's order.
+c.Autograde.autograde_preprocessors = [
+    "minigrad_course.isolated_grading.GradeInIsolation",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# A submission's process may take this long in all (its cells together).
+c.GradeInIsolation.timeout = 900

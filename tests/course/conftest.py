@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nbgrader_course import Course, build  # noqa: E402
+from nbgrader_course import Course, Graded, build, grade_every_attack  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +19,9 @@ def course(tmp_path_factory) -> Course:
     """A temporary course directory: every set released, about 70 submissions autograded,
     feedback generated (a few minutes, once per session)."""
     return build(tmp_path_factory.mktemp("nbgrader-course"))
+
+
+@pytest.fixture(scope="session")
+def every_attack(course) -> dict[tuple[str, str], Graded]:
+    """Each attack of ``nbgrader_course.ATTACKS`` on every set, graded in isolation."""
+    return grade_every_attack(course)

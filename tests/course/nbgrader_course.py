@@ -17,6 +17,7 @@ Jupyter config and runtime directories all live under the temporary directory). 
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import shutil
@@ -73,6 +74,276 @@ mc = _AcceptEverything("minigrad_course.checks")
 sys.modules["minigrad_course.checks"] = mc
 """,
 }
+
+
+# Ways out of a kernel that need no knowledge of the checks (issue #20), each put in front of
+# the first answer cell of a "wrong-a" submission like the cheats above. Under the old
+# grading, where the hidden tests ran in the student's kernel, each scored full or nearly
+# full marks. ``{course}``, ``{repo}`` and ``{set}`` are filled in by ``attack_code``.
+ATTACKS = {
+    # Every comparison the hidden tests could use says "equal".
+    "attack-allclose": """\
+import math
+
+import numpy
+
+numpy.allclose = lambda *args, **kwargs: True
+numpy.isclose = lambda *args, **kwargs: numpy.array(True)
+math.isclose = lambda *args, **kwargs: True
+""",
+    # An import hook serving a fake checks module to the hidden tests' fresh import.
+    "attack-meta-path": """\
+import importlib.abc
+import importlib.util
+import sys
+
+
+class _FakeChecks(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        if name == "minigrad_course.checks":
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.__getattr__ = lambda name: (lambda *args, **kwargs: None)
+
+
+sys.meta_path.insert(0, _FakeChecks())
+sys.modules.pop("minigrad_course.checks", None)
+""",
+    # Later cells (the grade cells, hidden tests in) rewritten before they run.
+    "attack-input-transformer": """\
+def _no_checks(lines):
+    text = "".join(lines)
+    return ["pass\\n"] if "check" in text or "record" in text else lines
+
+
+get_ipython().input_transformers_post.append(_no_checks)
+""",
+    # Every import of the checks answered by a module that accepts everything.
+    "attack-import": """\
+import builtins
+import types
+
+_real_import = builtins.__import__
+_accepting = types.ModuleType("minigrad_course.checks")
+_accepting.__getattr__ = lambda name: (lambda *args, **kwargs: None)
+
+
+def _import(name, globals=None, locals=None, fromlist=(), level=0):
+    if name.startswith("minigrad_course"):
+        module = types.ModuleType(name)
+        module.checks = _accepting
+        return _accepting if name.endswith("checks") and fromlist else module
+    return _real_import(name, globals, locals, fromlist, level)
+
+
+builtins.__import__ = _import
+""",
+    # The teacher's source read at grading time (relative to the submission, and at the
+    # course's real path), and its solutions run after every cell, so that they replace the
+    # wrong answers just before each check: full marks without ever seeing the key.
+    "attack-read-source": """\
+import json
+import os
+
+_stolen = []
+for _path in ["../../../source/{set}/{set}.ipynb", "{course}/source/{set}/{set}.ipynb"]:
+    if os.path.exists(_path):
+        with open(_path) as _file:
+            _cells = json.load(_file)["cells"]
+        _stolen = [
+            "".join(_cell["source"])
+            for _cell in _cells
+            if _cell["metadata"].get("nbgrader", {{}}).get("solution")
+        ]
+        break
+
+
+def _run_the_stolen_solutions(*args):
+    for _code in _stolen:
+        try:
+            exec(_code, globals())
+        except Exception:
+            pass
+
+
+get_ipython().events.register("post_run_cell", _run_the_stolen_solutions)
+""",
+    # The installed checks overwritten on disk: every student graded later would pass.
+    "attack-overwrite-checks": """\
+import importlib.util
+
+_accept = "def __getattr__(name):\\n    return lambda *args, **kwargs: None\\n"
+for _path in [importlib.util.find_spec("minigrad_course.checks").origin,
+              "{repo}/minigrad_course/checks.py"]:
+    try:
+        with open(_path, "w") as _file:
+            _file.write(_accept)
+    except OSError:
+        pass
+""",
+    # The process ends before any hidden test can fail.
+    "attack-exit": """\
+import os
+
+os._exit(0)
+""",
+    # AssertionError, which every failing check raises, made harmless.
+    "attack-assertion": """\
+import builtins
+
+
+class _Harmless:
+    def __init__(self, *args):
+        pass
+
+
+builtins.AssertionError = _Harmless
+""",
+    # A line-trace hook that jumps over every `raise` of the checks' failure helper.
+    "attack-settrace": """\
+import linecache
+import sys
+
+
+def _skip_raises(frame, event, arg):
+    if event == "call":
+        return _skip_raises if frame.f_code.co_name == "_fail" else None
+    if event == "line":
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+        if line.strip().startswith("raise"):
+            try:
+                frame.f_lineno = frame.f_lineno + 1
+            except ValueError:
+                pass
+    return _skip_raises
+
+
+sys.settrace(_skip_raises)
+""",
+    # Answers forged: the grading program read, every check reported passed, the process
+    # ended before the real answers could be recorded.
+    "attack-forge": """\
+import json
+import os
+import re
+
+for _folder, _, _files in os.walk("/tmp"):
+    for _file in _files:
+        if _file == "program.json":
+            _program = json.load(open(os.path.join(_folder, _file)))
+            _records = []
+            for _step in _program["steps"]:
+                for _id, _index, _kind in re.findall(
+                    r"record\\('([^']+)', (\\d+), '([^']+)'", _step["code"]
+                ):
+                    _records.append({{"cell": _id, "index": int(_index), "kind": _kind,
+                                     "data": {{"passed": True}}}})
+            _report = {{"cells": [], "records": _records, "finished": True}}
+            for _out in ["/tmp/answers/answers.json", "answers.json"]:
+                try:
+                    json.dump(_report, open(_out, "w"))
+                except OSError:
+                    pass
+            print("[AutogradeApp | INFO] all tests passed")
+            os._exit(0)
+""",
+}
+# Attacks that leave a trace, and the reason the teacher is given.
+FLAGGED = {
+    "attack-allclose": "changed numpy.allclose",
+    "attack-meta-path": "changed the import system",
+    "attack-input-transformer": "changed IPython's input transformers",
+    "attack-read-source": "changed IPython's event hooks",
+    "attack-import": "changed builtins.__import__",
+    "attack-exit": "stopped before the last cell",
+    "attack-assertion": "changed builtins.AssertionError",
+    "attack-settrace": "a trace or profile hook",
+    "attack-forge": "sent back malformed answers",
+    "cheat-patch": "changed the checks module",
+    "cheat-replace": "changed the checks module",
+}
+# Graded after "attack-overwrite-checks" (autograde takes students in order of their names):
+# a blank submission that must still score nothing.
+AFTER_OVERWRITE = "zz-untouched-after-overwrite"
+
+
+# Every attack is graded on every set by ``grade_every_attack`` (the isolation itself, without
+# nbgrader's bookkeeping, which would cost minutes); on these sets also under nbgrader, in the
+# session's autograde run, to show the flags in the log, the Formgrader and the feedback.
+ATTACKED_UNDER_NBGRADER = ["03_backward_step_by_step", "16_build_your_own_engine"]
+
+
+def attack_code(attack: str, course: Path, name: str) -> str:
+    """An attack's code for one set, with the paths a cheating student would try."""
+    return ATTACKS[attack].format(course=course, repo=ROOT, set=name)
+
+
+def attacked(course: Course, name: str, attack: str):
+    """A submission with every answer wrong and ``attack`` in front of its first answer."""
+    nb = with_wrong(course, name, 0)
+    first = answer_cells(nb)[0]
+    first.source = attack_code(attack, course.root, name) + "\n" + first.source
+    return nb
+
+
+@dataclass
+class Graded:
+    """One submission graded by GradeInIsolation alone: its score, flags and notebook."""
+
+    score: float
+    flags: list[str]
+    isolation: str
+    nb: object
+
+
+def grade_alone(course: Course, student: str, name: str, nb, sandbox: str = "auto") -> Graded:
+    """Grade ``nb`` as autograde's GradeInIsolation step does, from the course's gradebook
+    and in the course folder (call it from there), and score it as nbgrader does."""
+    from nbgrader.utils import determine_grade
+
+    from minigrad_course.isolated_grading import GradeInIsolation
+
+    folder = course.root / "alone" / student / name
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    resources = {
+        "nbgrader": {
+            "notebook": name,
+            "assignment": name,
+            "student": student,
+            "db_url": f"sqlite:///{course.root / 'gradebook.db'}",
+        },
+        "metadata": {"path": str(folder)},
+    }
+    graded, _ = GradeInIsolation(timeout=300, sandbox=sandbox).preprocess(nb, resources)
+    score = sum(determine_grade(cell)[0] for cell in grade_cells(graded))
+    info = graded.metadata["minigrad_grading"]
+    return Graded(score, info["flags"], info["isolation"], graded)
+
+
+def grade_every_attack(course: Course) -> dict[tuple[str, str], Graded]:
+    """Every attack on every set, graded in isolation, two submissions at a time; with the
+    teacher's solutions ("solution"), which must get full marks the same way."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def grade(job: tuple[str, str]) -> Graded:
+        student, name = job
+        nb = solved(course, name) if student == "solution" else attacked(course, name, student)
+        return grade_alone(course, student, name, nb)
+
+    jobs = [(student, name) for name in SETS for student in ["solution", *ATTACKS]]
+    here = Path.cwd()
+    os.chdir(course.root)  # where nbgrader runs: the course folder that the sandbox hides
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip(jobs, pool.map(grade, jobs)))
+    finally:
+        os.chdir(here)
 
 
 # Appended to an answer cell: it warns and prints, and so does every function it defines,
@@ -153,6 +424,7 @@ class Course:
     env: dict
     students: list[str] = field(default_factory=list)
     autograde_log: str = ""
+    checks_digest: str = ""  # of the installed checks.py before grading
 
     def nbgrader(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         command = [
@@ -166,7 +438,7 @@ class Course:
             f"--CourseDirectory.db_url=sqlite:///{self.root / 'gradebook.db'}",
         ]
         result = subprocess.run(
-            command, cwd=self.root, env=self.env, capture_output=True, text=True, timeout=900
+            command, cwd=self.root, env=self.env, capture_output=True, text=True, timeout=1800
         )
         if check and result.returncode != 0:
             raise AssertionError(
@@ -266,6 +538,8 @@ def build(root: Path) -> Course:
     shutil.copytree(SOURCES, root / "source")
     shutil.copy(TEACHER / "nbgrader_config.py", root / "nbgrader_config.py")
     course = Course(root=root, env=env)
+    checks = ROOT / "minigrad_course" / "checks.py"
+    course.checks_digest = hashlib.sha256(checks.read_bytes()).hexdigest()
     course.nbgrader("generate_assignment", "*", "--force")
 
     for name in SETS:
@@ -283,6 +557,10 @@ def build(root: Path) -> Course:
         for cell in grade_cells(nb):
             cell.source = "pass"
         course.submit("cheat-locked", name, nb)
+        if name in ATTACKED_UNDER_NBGRADER:
+            for attack in ATTACKS:
+                course.submit(attack, name, attacked(course, name, attack))
+            course.submit(AFTER_OVERWRITE, name, course.release(name))
     for name in NOISY_SETS:
         course.submit("noisy", name, noisy_solution(course, name))
 
