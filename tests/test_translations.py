@@ -367,7 +367,7 @@ def test_links_of_a_translated_page_lead_to_the_translation_or_the_english_file(
         assert "03_backward_step_by_step.ipynb" in targets
         # The exercise set shares the lesson's name but is not translated: it stays English.
         assert "../exercises/03_backward_step_by_step/03_backward_step_by_step.ipynb" in targets
-        assert "../04_accumulation_and_zeroing.ipynb" in targets
+        assert "../06_retain_graph.ipynb" in targets
         for target in targets:
             if "://" not in target:
                 assert (page.parent / target.partition("#")[0]).exists(), f"{lang}: {target}"
