@@ -31,7 +31,7 @@ import ipywidgets
 from ._browser import GraphvizView
 from ._controls import SliderButtons
 from ._fallback import fallback_picture, with_fallback
-from ._markup import Markup, html, join, wide_characters
+from ._markup import Markup, html, join, stylesheet, wide_characters
 from ._svg import Timeline
 from .i18n import _, language
 
@@ -62,6 +62,25 @@ def how_to_step() -> str:
     return _(
         "Step with the buttons, the slider (arrow keys, Home, End) or ▶ play (■ goes back to "
         "the start)."
+    )
+
+
+def stepper_note(legend: Markup) -> Markup:
+    """Every stepper's note above its picture: how to step, then ``legend`` (what its arrows
+    and boxes show), with the stylesheet its panels and play button share."""
+    return join(
+        [
+            # Code in the panel as large as its prose: a theme's code font is often 13px or less.
+            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
+            html(
+                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
+                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
+                NOTE_CLASS,
+                how_to_step(),
+                LEGEND_CLASS,
+                legend,
+            ),
+        ]
     )
 
 

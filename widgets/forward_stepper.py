@@ -49,14 +49,10 @@ from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, sh
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
     FRAME_CLASS,
-    LEGEND_CLASS,
-    NOTE_CLASS,
-    PANEL_CLASS,
-    PLAY_GLYPHS,
     SteppedPicture,
-    how_to_step,
     new_scope,
     panel,
+    stepper_note,
     timeline,
     too_many_nodes,
     width,
@@ -99,19 +95,7 @@ def note() -> Markup:
         ),
         tangent_arrow=html('<b style="color: {}">→ ṫ·ε</b>', TANGENT_COLOUR),
     )
-    return join(
-        [
-            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
-            html(
-                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
-                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
-                NOTE_CLASS,
-                how_to_step(),
-                LEGEND_CLASS,
-                legend,
-            ),
-        ]
-    )
+    return stepper_note(legend)
 
 
 def _as_tuple(value: Tensor | Sequence[Tensor], what: str) -> tuple[Tensor, ...]:

@@ -85,10 +85,9 @@ from ._stepping import (
     PANEL_CLASS,
     PICTURE_CLASS,
     PLAY_CLASS,
-    PLAY_GLYPHS,
     SteppedPicture,
-    how_to_step,
     new_scope,
+    stepper_note,
     too_many_nodes,
 )
 from ._stepping import panel as _panel
@@ -151,20 +150,7 @@ def kernel_note() -> Markup:
         ),
         backward_arrow=html('<b style="color: {}">⇠</b>', VERMILLION),
     )
-    return join(
-        [
-            # Code in the panel as large as its prose: a theme's code font is often 13px or less.
-            stylesheet(f"{PLAY_GLYPHS} .{PANEL_CLASS} :is(code, pre) {{ font-size: 14px; }}"),
-            html(
-                '<div class="{}" style="font-family: sans-serif; font-size: 14px; '
-                'line-height: 1.4; color: #333333">{}<br><span class="{}">{}</span></div>',
-                NOTE_CLASS,
-                how_to_step(),
-                LEGEND_CLASS,
-                legend,
-            ),
-        ]
-    )
+    return stepper_note(legend)
 
 
 class BackwardStepper(SteppedPicture):
