@@ -178,6 +178,14 @@ def _hide_all_but(folder: Path, needed: list[Path]) -> list[Path]:
     return hidden
 
 
+def python_folders() -> list[Path]:
+    """The folders the Python that grades runs from (its venv, the Python beneath it): the
+    sandbox shows them, whatever it hides around them."""
+    folders = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent]
+    folders += [Path(sys.executable).resolve().parent]
+    return list(dict.fromkeys(folder.resolve() for folder in folders))
+
+
 def sandbox_command(
     bwrap: str, work: Path, hidden: list[Path], program_args: list[str]
 ) -> list[str]:
@@ -191,6 +199,10 @@ def sandbox_command(
     """
     command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     command += ["--tmpfs", "/tmp"]
+    # Python itself may live under /tmp (a checkout there with its venv): shown again, read-only.
+    for folder in python_folders():
+        if _inside(folder, Path("/tmp")):
+            command += ["--ro-bind", str(folder), str(folder)]
     for path in hidden:
         if path.is_dir() and not path.is_symlink():
             command += ["--tmpfs", str(path)]
@@ -366,8 +378,7 @@ class GradeInIsolation(NbGraderPreprocessor):
         A folder that holds Python itself (a home with pyenv) is hidden but for that path."""
         candidates = [Path.cwd(), submission.parents[2], Path.home(), Path("/srv/nbgrader")]
         candidates += [Path(p) for p in self.hide.split(os.pathsep) if p]
-        needed = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()]
-        needed.append(Path(sys.executable).resolve().parent)
+        needed = python_folders()
         hidden: list[Path] = []
         for folder in candidates:
             folder = folder.resolve()
