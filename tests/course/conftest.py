@@ -5,6 +5,7 @@ name: pytest's importlib mode does not put test folders on ``sys.path``, so this
 """
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,3 +26,12 @@ def course(tmp_path_factory) -> Course:
 def every_attack(course) -> dict[tuple[str, str], Graded]:
     """Each attack of ``nbgrader_course.ATTACKS`` on every set, graded in isolation."""
     return grade_every_attack(course)
+
+
+@pytest.fixture(autouse=True)
+def recursion_limit_kept() -> Iterator[None]:
+    """Student code run in this process (a wrong answer of set 16 raises the recursion
+    limit to hide its recursion) must not change the limit later tests rely on."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
