@@ -695,7 +695,10 @@ class Tensor:
                 "tensor refer to a single memory location. Please clone() the tensor before "
                 "performing the operation."
             )
-        if any(n > 1 and step == 0 for n, step in zip(self._array.shape, self._array.strides)):
+        # An element written twice through a stride of 0 (an expanded tensor); an empty
+        # tensor has no element to write, whatever its strides.
+        strides = zip(self._array.shape, self._array.strides)
+        if self._array.size and any(n > 1 and step == 0 for n, step in strides):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -726,7 +729,8 @@ class Tensor:
             )
         if keepers_of_saved_values:  # allow_mutation_on_saved_tensors: copy what was saved
             keepers_of_saved_values[-1].before_write(self)
-        np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
+        if self._array.size:  # an empty tensor has nothing to write (and may be read-only)
+            np.copyto(self._array, result._array, casting="same_kind")  # broadcasts as it copies
         self._version_counter.bump()
         if dual:
             tangents.write_in_place(self, result)

@@ -559,3 +559,22 @@ def test_an_in_place_unary_op_on_a_view_saves_what_the_view_now_holds(
         log.append(x.grad)
 
     run_both(scenario)
+
+
+def _empty_written_in_place(L, F, log):
+    """An empty tensor has no element to write twice: in place on an empty expanded tensor,
+    or on an empty clone (whose numpy strides are all 0), works as in torch."""
+    expanded = L.zeros(1, 0, 1, dtype=L.float64).expand(2, 0, 1)
+    log.append(("expanded", tuple(expanded.mul_(2).shape), expanded._version))
+    x = L.zeros(2, 0, 1, dtype=L.float64, requires_grad=True)
+    y = x.clone()
+    y.mul_(L.zeros(1, 0, 1, dtype=L.float64))
+    y.sum().backward()
+    log.append(("clone", y.grad_fn.name(), tuple(x.grad.shape)))
+    z = L.zeros(1, 3, dtype=L.float64).expand(2, 3)
+    z.mul_(2)  # two elements share one memory location: refused, as by torch
+
+
+def test_an_empty_tensor_is_written_in_place_as_in_torch(run_both):
+    log = run_both(_empty_written_in_place)
+    assert log[-1][0] == "RuntimeError", log
