@@ -231,7 +231,7 @@ def test_opening_every_lesson_and_exercise_set_changes_no_file(page, course, lab
         page.wait_for_timeout(1500)
         page.locator(".lm-MenuBar-item", has_text="File").click()
         page.locator('.lm-Menu-item[data-command="application:close-all"]').click()
-        expect(tabs).to_have_count(0)
+        expect(tabs).to_have_count(0, timeout=30_000)  # six notebooks close one by one
         expect(page.locator(".jp-Dialog")).to_have_count(0)  # no "Save your work?" question
         lab_tools.shut_down_kernels(page, base_url, token)
     changed = [name for name in names if (folder / name).read_bytes() != shipped[name]]
