@@ -227,7 +227,7 @@ class Tensor:
         result._requires_grad = node is not None
         if node is not None:
             result._grad_fn = node
-        if base is not None and np.shares_memory(array, base._array):
+        if base is not None and _in_memory_of(array, base._array):
             result._base = base if base._base is None else base._base
             result._version_counter = base._version_counter
             result._view_version = base._version_counter.value
@@ -445,7 +445,7 @@ class Tensor:
         base = self._base
         if self._grad_fn is None and not base._requires_grad:
             return
-        if not np.may_share_memory(self._array, base._array):  # base.data was replaced
+        if not _in_memory_of(self._array, base._array):  # base.data was replaced
             return
         if self._creation_meta is not None:
             raise view_modified_error(self, self._creation_meta, directly=False)
@@ -734,7 +734,7 @@ class Tensor:
         self._version_counter.bump()
         if dual:
             tangents.write_in_place(self, result)
-        viewed = self._base is not None and np.may_share_memory(self._array, self._base._array)
+        viewed = self._base is not None and _in_memory_of(self._array, self._base._array)
         if recorded and viewed and result._grad_fn is not None:
             self._rebase_view_history(result._grad_fn)
         elif recorded:
@@ -790,7 +790,16 @@ class Tensor:
         """Set every value to 0, in place: ``w.grad.zero_()`` before the next backward."""
         return self._apply_inplace(lambda t: ops.Zero.apply(t, value=0))
 
-    def fill_(self, value: Number) -> Tensor:
+    def fill_(self, value: Number | Tensor) -> Tensor:
+        """Every element set to ``value``: a number, or a 0-d tensor (whose gradient is then
+        the sum of the gradient over the elements filled, ``FillBackward3``)."""
+        if isinstance(value, Tensor):
+            if value.ndim != 0:
+                raise RuntimeError(
+                    "fill_ only supports 0-dimension value tensor but got tensor with "
+                    f"{value.ndim} dimensions."
+                )
+            return self._apply_inplace(lambda t: ops.FillWithTensor.apply(t, value), value)
         return self._apply_inplace(lambda t: ops.Fill.apply(t, value=value))
 
     def copy_(self, source: Any) -> Tensor:
@@ -1516,6 +1525,12 @@ class maxResult(_ValuesAndIndices):  # noqa: N801
 
 class minResult(_ValuesAndIndices):  # noqa: N801
     """What ``x.min(dim)`` returns: ``(values, indices)``, printed as PyTorch prints it."""
+
+
+def _in_memory_of(view: np.ndarray, base: np.ndarray) -> bool:
+    """Whether a view's array still lies in its base's memory (``base.data`` may have been
+    replaced since). An empty view holds no memory to compare, and counts as inside."""
+    return view.size == 0 or np.shares_memory(view, base)
 
 
 def _saved_result_is_now(target: Tensor, result: Tensor, viewed: bool = False) -> None:

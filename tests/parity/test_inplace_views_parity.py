@@ -578,3 +578,26 @@ def _empty_written_in_place(L, F, log):
 def test_an_empty_tensor_is_written_in_place_as_in_torch(run_both):
     log = run_both(_empty_written_in_place)
     assert log[-1][0] == "RuntimeError", log
+
+
+def _empty_view_written_in_place(L, F, log):
+    """An empty view is still a view: written in place, its base's node becomes CopySlices,
+    as in torch (numpy says an empty array shares no memory with anything)."""
+    value = L.tensor(2.0, dtype=L.float64, requires_grad=True)
+    for write in ("fill_", "mul_", "setitem"):
+        base = L.zeros(2, 3, dtype=L.float64)
+        view = base[0:0]
+        if write == "setitem":
+            view[:] = value
+        else:
+            getattr(view, write)(value)
+        log.append((write, view._base is base, view.grad_fn.name(), base.grad_fn.name()))
+        base.sum().backward()
+        log.append(("grad", value.grad.item()))
+    log.append(("fill_ with a tensor", L.zeros(2, 3).fill_(value).grad_fn.name()))
+    L.zeros(2).fill_(L.tensor([1.0, 2.0]))  # refused: a value tensor must be 0-d
+
+
+def test_an_empty_view_written_in_place_is_recorded_as_in_torch(run_both):
+    log = run_both(_empty_view_written_in_place)
+    assert log[-1][0] == "RuntimeError", log
