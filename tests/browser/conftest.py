@@ -412,6 +412,24 @@ def kernel_idle(base_url: str, token: str) -> bool:
     return kernels_state(base_url, token)[0]
 
 
+def trusted_course_copy(root: Path) -> tuple[Path, dict[str, str]]:
+    """``notebooks/`` copied to ``root/notebooks`` (a run must not write into the repository)
+    and trusted by make lab's own step (``scripts/trusted_notebooks.py trust``, whose
+    manifest comes along): ``(folder, env)``, where ``env`` names the private data dir that
+    holds the trust database, for the server to read it."""
+    folder = root / "notebooks"
+    shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_*"))
+    env = {"JUPYTER_DATA_DIR": str(root / "data")}
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "trusted_notebooks.py"), "trust"]
+        + ["--root", str(root)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **env},
+    )
+    return folder, env
+
+
 def shut_down_kernels(page, base_url: str, token: str) -> None:
     """End every session and kernel of the server: one kernel at a time on a 2-core machine,
     and the next notebook starts alone."""
@@ -449,6 +467,7 @@ def lab_tools() -> SimpleNamespace:
         run_all=run_all,
         wait_until_idle=wait_until_idle,
         shut_down_kernels=shut_down_kernels,
+        trusted_course_copy=trusted_course_copy,
         kernel_idle=kernel_idle,
         path_without_graphviz=path_without_graphviz,
         READ_STEPPER=READ_STEPPER,

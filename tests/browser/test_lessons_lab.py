@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,23 +48,7 @@ def course(tmp_path_factory, lab_tools) -> Iterator[tuple[str, str, Path, Path]]
     """A JupyterLab on a trusted copy of the course: ``(base_url, token, folder, opened)``,
     where ``opened`` is the file holding the address the server opened on start."""
     root = tmp_path_factory.mktemp("course")
-    folder = root / "notebooks"
-    shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    # The trust database lives in the data dir: a private one, shared by trust and server.
-    env = {"JUPYTER_DATA_DIR": str(root / "data")}
-    subprocess.run(
-        # make lab's trust step, on the copy (its manifest came along with notebooks/).
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "trusted_notebooks.py"),
-            "trust",
-            "--root",
-            str(root),
-        ],
-        check=True,
-        capture_output=True,
-        env={**os.environ, **env},
-    )
+    folder, env = lab_tools.trusted_course_copy(root)  # make lab's trust step, on a copy
     opened = root / "opened.txt"
     record = root / "record-address"
     record.write_text(f'#!/bin/sh\necho "$1" > "{opened}"\n')

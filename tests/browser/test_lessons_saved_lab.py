@@ -23,9 +23,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,16 +49,7 @@ def load_script(name: str):
 def course(tmp_path, lab_tools) -> Iterator[tuple[str, str, Path]]:
     """A JupyterLab on a trusted copy of the course with make lab's settings:
     ``(base_url, token, folder)``."""
-    folder = tmp_path / "notebooks"
-    shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_*"))
-    env = {"JUPYTER_DATA_DIR": str(tmp_path / "data")}
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "trusted_notebooks.py"), "trust"]
-        + ["--root", str(tmp_path)],
-        check=True,
-        capture_output=True,
-        env={**os.environ, **env},
-    )
+    folder, env = lab_tools.trusted_course_copy(tmp_path)
     # make lab's settings (bootstrap runs this script on the venv), in a scratch prefix.
     settings_script = load_script("jupyter_settings")
     prefix = tmp_path / "prefix"

@@ -17,11 +17,7 @@ Screenshots go to ``test-artifacts/lesson3_<language>.png``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,17 +67,7 @@ elements => {
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, lab_tools) -> Iterator[tuple[str, str]]:
     """A JupyterLab on a trusted copy of the course: ``(base_url, token)``."""
-    root = tmp_path_factory.mktemp("course")
-    folder = root / "notebooks"
-    shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns(".ipynb_*"))
-    env = {"JUPYTER_DATA_DIR": str(root / "data")}
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "trusted_notebooks.py"), "trust"]
-        + ["--root", str(root)],
-        check=True,
-        capture_output=True,
-        env={**os.environ, **env},
-    )
+    folder, env = lab_tools.trusted_course_copy(tmp_path_factory.mktemp("course"))
     with lab_tools.jupyter_server("lab", folder, (), env) as (base_url, token):
         yield base_url, token
 
