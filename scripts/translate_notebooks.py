@@ -55,7 +55,7 @@ from pathlib import Path
 
 import nbformat
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import normalize, read_po, unescape, write_po
 from markdown_it import MarkdownIt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -380,7 +380,18 @@ def messages(catalog: Catalog) -> list[tuple]:
 
 def read_catalog(path: Path) -> Catalog:
     with path.open("rb") as file:
-        return read_po(file)
+        catalog = read_po(file)
+    for message in catalog:
+        # Babel reads ``#| msgid`` lines as a translator's comments: take them back as the
+        # former English of an entry still fuzzy, and drop them from one no longer fuzzy.
+        previous = [line[1:].strip() for line in message.user_comments if line.startswith("|")]
+        if not previous:
+            continue
+        message.user_comments = [line for line in message.user_comments if not line.startswith("|")]
+        quoted = " ".join(previous).removeprefix("msgid").strip()
+        former = "".join(unescape(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', quoted))
+        message.previous_id = [former] if "fuzzy" in message.flags else []
+    return catalog
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
@@ -390,8 +401,28 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
         # here is ever formatted, so the guess would only mislead a translator's tools.
         message.flags -= {"python-format", "python-brace-format"}
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=100, include_previous=True)
-    path.write_bytes(buffer.getvalue())
+    write_po(buffer, catalog, width=CATALOG_WIDTH)
+    path.write_bytes(with_previous_ids(buffer.getvalue().decode(), catalog).encode())
+
+
+CATALOG_WIDTH = 100
+
+
+def with_previous_ids(text: str, catalog: Catalog) -> str:
+    """The catalog's text with each fuzzy entry's former English as ``#| msgid`` lines, which
+    show a translator what changed. Babel's ``include_previous`` folds a long former English
+    into comment lines that are not PO (GNU gettext, Poedit and polib reject the file), so the
+    lines are written here, as gettext's ``msgmerge`` writes them."""
+    for message in catalog:
+        if not message.id or not message.previous_id or "fuzzy" not in message.flags:
+            continue
+        entry = f"\nmsgid {normalize(message.id, width=CATALOG_WIDTH)}\n"
+        previous = (
+            f"\n#| msgid {normalize(message.previous_id[0], prefix='#| ', width=CATALOG_WIDTH)}"
+        )
+        assert text.count(entry) == 1, message.id
+        text = text.replace(entry, previous + entry)
+    return text
 
 
 def template_path(source: Path) -> Path:

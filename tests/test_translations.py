@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ import tokenize
 from pathlib import Path
 
 import nbformat
+import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +86,11 @@ def test_every_entry_is_translated_and_none_is_fuzzy(pair):
     path = tool.catalog_path(lang, source.stem)
     left = tool.unfinished(tool.read_catalog(path))
     assert not left, f"{path.relative_to(ROOT)}: translate (and unmark fuzzy): {left}"
+    # The file as a translator's tool reads it (polib parses as GNU gettext does): the same
+    # entries, and no former English left behind in comments.
+    entries = [entry for entry in polib.pofile(str(path)) if not entry.obsolete]
+    assert len(entries) == len([message for message in tool.read_catalog(path) if message.id])
+    assert not [entry.msgid for entry in entries if "|" in entry.tcomment], "stale #| lines"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda source: source.name)
@@ -358,6 +365,32 @@ def test_an_english_edit_makes_the_translation_fuzzy_and_the_build_stale(tmp_pat
     assert changed.string == "Градиент `x`\nравен $2x$." and "fuzzy" in changed.flags
     assert "translations/ru/notebooks/01_demo.po: untranslated or fuzzy: " in tool.check(["ru"])[0]
     shutil.rmtree(tmp_path / "notebooks" / "ru")
+
+
+def test_a_fuzzy_entry_keeps_its_former_english_in_a_file_gettext_reads(tmp_path):
+    """A long former English (``#| msgid``) is written as gettext writes it, on lines that
+    GNU gettext's tools and polib read back, not folded into comment text."""
+    from babel.messages.catalog import Catalog
+
+    before = "So every training loop starts with `optimizer.zero_grad()`; " * 4
+    catalog = Catalog(locale="ru")
+    catalog.add("A new sentence.", "Новое предложение.", flags={"fuzzy"}, previous_id=before)
+    path = tmp_path / "demo.po"
+    tool.write_catalog(catalog, path)
+    (entry,) = polib.pofile(str(path))
+    assert entry.previous_msgid == before and entry.fuzzy
+    # Read back by the tool (whose Babel takes those lines for comments), it is the same entry;
+    # once a translator has seen it, the former English goes.
+    catalog = tool.read_catalog(path)
+    message = catalog.get("A new sentence.")
+    assert list(message.previous_id) == [before] and message.user_comments == []
+    message.flags.discard("fuzzy")
+    tool.write_catalog(catalog, path)
+    assert "#|" not in path.read_text(encoding="utf-8")
+    (entry,) = polib.pofile(str(path))
+    assert entry.previous_msgid is None and not entry.fuzzy
+    if shutil.which("msgfmt"):  # GNU gettext, where installed, agrees
+        subprocess.run(["msgfmt", "--check-format", "-o", os.devnull, str(path)], check=True)
 
 
 def test_links_of_a_translated_page_lead_to_the_translation_or_the_english_file():
