@@ -649,7 +649,12 @@ def main(argv: list[str] | None = None) -> int:
         if name == "build":
             command.add_argument("--no-execute", action="store_true", help="do not run them")
             command.add_argument("--force", action="store_true", help="run even when current")
-            command.add_argument("stems", nargs="*", help="only these, e.g. README")
+            command.add_argument(
+                "lessons",
+                nargs="*",
+                help="only these, by name or path: 04_accumulation_and_zeroing, README, "
+                "notebooks/04_accumulation_and_zeroing.ipynb",
+            )
     args = parser.parse_args(argv)
 
     if args.command == "extract":
@@ -659,9 +664,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "update":
         update(langs)
     elif args.command == "build":
+        # A lesson may be named as a path or a bare name; one that is not translated is an
+        # error, not a build that silently does nothing.
+        stems = {Path(name).stem for name in args.lessons}
+        known = {source.stem for source in translated_sources()}
+        if unknown := sorted(stems - known):
+            print(f"not a translated lesson: {', '.join(unknown)}", file=sys.stderr)
+            return 2
         for lang in langs:
             for source in translated_sources():
-                wanted = not args.stems or source.stem in args.stems
+                wanted = not stems or source.stem in stems
                 if wanted and catalog_path(lang, source.stem).exists():
                     print(f"building {output_path(source, lang).relative_to(ROOT)} ...")
                     build(source, lang, execute=not args.no_execute, force=args.force)

@@ -418,3 +418,9 @@ def test_make_tests_nbval_run_collects_the_translated_lessons():
     ).stdout
     for lang, source in BUILT_NOTEBOOKS:
         assert f"notebooks/{lang}/{source.name}::Cell 0" in collected, f"{lang}/{source.name}"
+
+
+def test_build_refuses_a_lesson_it_does_not_know(capsys):
+    """A misspelt lesson is an error: a build that quietly did nothing looked like success."""
+    assert tool.main(["build", "--no-execute", "notebooks/99_no_such_lesson.ipynb"]) == 2
+    assert "not a translated lesson: 99_no_such_lesson" in capsys.readouterr().err
