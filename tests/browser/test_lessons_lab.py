@@ -124,7 +124,14 @@ def check_rendered(page, folder: Path, name: str) -> dict[int, object]:
             expect(widget.locator("img").first).to_be_visible()
         else:
             # Drawings, steppers and SecondDerivative: boxes laid out by Graphviz (wasm).
-            expect(output.locator("svg g.node").first).to_be_visible(timeout=60_000)
+            try:
+                expect(output.locator("svg g.node").first).to_be_visible(timeout=60_000)
+            except AssertionError:
+                # What the cell shows instead says why (seen once on a loaded machine).
+                shown = cell.locator(".jp-OutputArea").inner_text()[:500]
+                pytest.fail(
+                    f"{name} cell {index} ({line}) drew no boxes in 60 s; it shows: {shown!r}"
+                )
             assert output.locator("svg g.node").count() >= 3, (name, line)
         text = cell.locator(".jp-OutputArea").inner_text()
         assert not WIDGET_TEXTS.search(text), (name, index, text[:200])
