@@ -670,7 +670,10 @@ class Tensor:
         if base is not None:
             if self._creation_meta is not None:
                 raise view_modified_error(self, self._creation_meta, directly=True)
-            if base._requires_grad and base._grad_fn is None:
+            # PyTorch asks whether the view requires grad and its base is a leaf: a view
+            # of a leaf that requires grad, or a view that was made a leaf itself
+            # (``arange(6.0).view(2, 3).requires_grad_()``).
+            if (base._requires_grad or self._requires_grad) and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
