@@ -155,6 +155,10 @@ detach = _unary("detach")
 sign = _unary("sign")
 allclose = _unary("allclose")
 equal = _unary("equal")
+# ... and the in-place ones PyTorch has as functions: minigrad.exp_(x) is x.exp_().
+exp_, log_, log10_, log2_, sqrt_ = map(_unary, ("exp_", "log_", "log10_", "log2_", "sqrt_"))
+sin_, cos_, tanh_, sigmoid_, relu_ = map(_unary, ("sin_", "cos_", "tanh_", "sigmoid_", "relu_"))
+abs_, neg_, clamp_, clip_, detach_ = map(_unary, ("abs_", "neg_", "clamp_", "clip_", "detach_"))
 
 
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001

@@ -809,8 +809,45 @@ class Tensor:
         """Copy ``source``'s values (broadcast) into this tensor."""
         return self._apply_inplace(lambda t: ops.CopyFrom.apply(t, _operand(source)), source)
 
-    def clamp_(self, min: Number | None = None, max: Number | None = None) -> Tensor:
-        return self._apply_inplace(lambda t: t.clamp(min, max))
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        """``x.clamp(min, max)``, written into ``x`` in place."""
+        return self._clamp_in_place(min, max, "clamp_")
+
+    def clip_(self, min: Any = None, max: Any = None) -> Tensor:
+        """``x.clip(min, max)``, written into ``x`` in place: ``clamp_`` by its other name."""
+        return self._clamp_in_place(min, max, "clip_")
+
+    def _clamp_in_place(self, min: Any, max: Any, name: str) -> Tensor:
+        # A bound that is a tensor takes part like the other operand of add_: if it requires
+        # grad, the change is recorded.
+        bounds = [bound for bound in (min, max) if isinstance(bound, Tensor)]
+        if not bounds:  # numbers: PyTorch names the tensor's type as C++ does ("long int")
+            given = [bound for bound in (min, max) if bound is not None]
+            promoted = dtypes.result_type([self, *given])
+            if given and not np.can_cast(promoted, self._array.dtype, casting="same_kind"):
+                raise RuntimeError(
+                    f"result type {dtypes.scalar_type_name(promoted)} can't be cast to the "
+                    f"desired output type {dtypes.c_type_name(self.dtype)}"
+                )
+        other = next((b for b in bounds if b.requires_grad), bounds[0] if bounds else None)
+        return self._apply_inplace(lambda t: ops.clamp(t, min, max, name), other)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        """``x.masked_fill(mask, value)``, written into ``x`` in place.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, -2.0, 3.0])
+        >>> x.masked_fill_(x < 0, 0.0)
+        tensor([1., 0., 3.])
+        """
+        if isinstance(mask, Tensor):  # PyTorch broadcasts the mask to the tensor first
+            broadcast = shapes.broadcast_shape(self.shape, mask.shape)
+            if tuple(broadcast) != tuple(self.shape):  # as every in-place op with a larger operand
+                raise RuntimeError(
+                    f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                    f"{list(broadcast)}"
+                )
+        return self._apply_inplace(lambda t: t.masked_fill(mask, value), value)
 
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)
@@ -1063,7 +1100,7 @@ class Tensor:
         return ops.clamp(self, min, max)
 
     def clip(self, min: Any = None, max: Any = None) -> Tensor:
-        return self.clamp(min, max)
+        return ops.clamp(self, min, max, "clip")
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``minigrad.where(condition, self, other)``."""
