@@ -125,24 +125,45 @@ def _legacy_constructor_array(
     return tensor(data, dtype=dtypes.get_default_dtype())._array
 
 
+def invalid_arguments(
+    name: str, args: Sequence[Any], kwargs: dict[str, Any], expected: str
+) -> TypeError:
+    """PyTorch's "received an invalid combination of arguments - got (...)": the arguments
+    listed by type, keywords last and in reverse order, as PyTorch's parser lists them. The
+    error keeps what it lists (``.listed_arguments``), so that the functional form
+    (``minigrad.sum(x, keepdim=True)``) can list the tensor in front, as PyTorch does."""
+    given = [_type_shown(a) for a in args]
+    keywords = [f"{key}={_type_shown(kwargs[key])}" for key in reversed(kwargs)]
+    listed = ", ".join(given + keywords) if given else "".join(k + ", " for k in keywords)
+    error = TypeError(
+        f"{name}() received an invalid combination of arguments - got ({listed}), but "
+        f"expected {expected}"
+    )
+    error.listed_arguments = (name, list(args), kwargs, expected)  # type: ignore[attr-defined]
+    return error
+
+
+def _type_shown(value: Any) -> str:
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
 def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
     """Let ``reduction`` take ``keepdims=``, numpy's spelling, for ``keepdim=``, as PyTorch
-    does; both at once is refused in PyTorch's words (which depend on whether PyTorch has
-    several signatures for the function)."""
+    does, and refuse what PyTorch's argument parser refuses: both spellings at once (in
+    words that depend on whether PyTorch has several signatures for the function), and
+    ``keepdim`` without a ``dim`` where PyTorch's signature without ``dim`` takes no
+    ``keepdim`` (``x.sum(keepdim=True)``; ``x.var(keepdim=True)`` keeps every dimension)."""
     name = reduction.__name__
 
     @functools.wraps(reduction)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if "keepdims" in kwargs and "keepdim" in kwargs:
+            if name not in _SEVERAL_SIGNATURES:
+                raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
+            raise invalid_arguments(name, args, kwargs, "one of the signatures without keepdims")
+        if name in _DIM_NEEDED or name == "logsumexp":
+            _check_dim(name, args, kwargs)
         if "keepdims" in kwargs:
-            if "keepdim" in kwargs:
-                if name not in _SEVERAL_SIGNATURES:
-                    raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
-                given = [type(a).__name__ for a in args]  # PyTorch lists keywords backwards
-                given += [f"{key}={type(kwargs[key]).__name__}" for key in reversed(kwargs)]
-                raise TypeError(
-                    f"{name}() received an invalid combination of arguments - got "
-                    f"({', '.join(given)}), but expected one of the signatures without keepdims"
-                )
             kwargs["keepdim"] = kwargs.pop("keepdims")
         return reduction(self, *args, **kwargs)
 
@@ -150,6 +171,32 @@ def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _SEVERAL_SIGNATURES = ("var", "std", "max", "min", "all", "any")
+# PyTorch's signatures of these: one without dim (and then without keepdim), one with dim;
+# the last three take no dim=None either, their dim is an int.
+_DIM_NEEDED = ("sum", "mean", "max", "min", "prod")
+_DIM_AN_INT = ("max", "min", "prod")
+
+
+def _check_dim(name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
+    dim_given = bool(args) or "dim" in kwargs
+    dim = args[0] if args else kwargs.get("dim")
+    if name == "logsumexp":  # dim is required, and a tuple of ints, not None
+        if not dim_given:
+            raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        if dim is None:
+            where = " (position 1)" if args else ""
+            raise TypeError(
+                f"logsumexp(): argument 'dim'{where} must be tuple of ints, not NoneType"
+            )
+        return
+    keepdim_given = len(args) > 1 or "keepdim" in kwargs or "keepdims" in kwargs
+    if keepdim_given and not dim_given:
+        raise invalid_arguments(name, args, kwargs, "keepdim only together with dim")
+    if name in _DIM_AN_INT and dim_given and dim is None:
+        if not keepdim_given:
+            raise invalid_arguments(name, args, kwargs, "dim to be an int, or no dim")
+        where = " (position 1)" if args else ""
+        raise TypeError(f"{name}(): argument 'dim'{where} must be int, not NoneType")
 
 
 def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:

@@ -347,6 +347,15 @@ PRINTED = {
     "masked_fill_ of a row mask": lambda L: L.zeros(2, 3).masked_fill_(
         L.tensor([True, False, True]), 1.0
     ),
+    "all(keepdim=True) keeps every dim": lambda L: L.tensor([[1.0, 0.0], [2.0, 3.0]]).all(
+        keepdim=True
+    ),
+    "any(None, keepdims=True)": lambda L: L.any(L.tensor([[0.0], [2.0]]), None, keepdims=True),
+    "all of a number, keepdim": lambda L: L.tensor(2.0).all(keepdim=True),
+    "sum(dim=None, keepdims=True)": lambda L: L.ones(2, 3).sum(dim=None, keepdims=True),
+    "mean(None, True)": lambda L: L.mean(L.ones(2, 3), None, True),
+    "var(keepdim=True) without dim": lambda L: L.arange(6.0).reshape(2, 3).var(keepdim=True),
+    "argmax(keepdims=True) without dim": lambda L: L.tensor([[1, 5], [3, 4]]).argmax(keepdims=True),
     "log10 of ints": lambda L: L.log10(L.tensor([1, 100])),
     "nelement": lambda L: (L.zeros(2, 3).nelement(), L.zeros(()).nelement()),
     "argmax(keepdims)": lambda L: L.tensor([[1, 5], [3, 4]]).argmax(1, keepdims=True),
@@ -523,6 +532,13 @@ ERRORS = {
         L.tensor([True, False]), 0.0
     ),
     "relu_ on a leaf": lambda L: FUNCTIONAL[L].relu_(L.ones(2, requires_grad=True)),
+    "max(dim=None, keepdim=True)": lambda L: L.ones(2, 2).max(dim=None, keepdim=True),
+    "min(None, keepdims=True)": lambda L: L.ones(2, 2).min(None, keepdims=True),
+    "prod(None, True)": lambda L: L.ones(2, 2).prod(None, True),
+    "logsumexp(dim=None)": lambda L: L.ones(2, 2).logsumexp(dim=None),
+    "logsumexp(None, keepdim=True)": lambda L: L.ones(2, 2).logsumexp(None, keepdim=True),
+    "logsumexp(keepdim=True) without dim": lambda L: L.ones(2, 2).logsumexp(keepdim=True),
+    "L.logsumexp(x, keepdims=True) without dim": lambda L: L.logsumexp(L.ones(2), keepdims=True),
     "sum keepdim and keepdims": lambda L: L.ones(2, 2).sum(1, keepdim=True, keepdims=True),
     "mean keepdim and keepdims": lambda L: L.ones(2, 2).mean(1, keepdim=True, keepdims=True),
     "prod keepdim and keepdims": lambda L: L.ones(2, 2).prod(1, keepdims=True, keepdim=False),
@@ -569,6 +585,21 @@ PREFIX_ERRORS = {  # torch lists every signature after the opening: the opening 
     "clamp_ by a number and a tensor": lambda L: L.ones(2).clamp_(0.0, L.ones(2)),
     "clip_ by a tensor and a number": lambda L: L.ones(2).clip_(L.zeros(2), 1.0),
     "clip by a number and a tensor": lambda L: L.ones(2).clip(0.0, L.ones(2)),
+    "sum(keepdim=True) without dim": lambda L: L.ones(2, 2).sum(keepdim=True),
+    "L.sum(x, keepdims=True) without dim": lambda L: L.sum(L.ones(2, 2), keepdims=True),
+    "mean(keepdims=True) without dim": lambda L: L.ones(2, 2).mean(keepdims=True),
+    "L.mean(x, keepdim=False) without dim": lambda L: L.mean(L.ones(2, 2), keepdim=False),
+    "max(keepdims=True) without dim": lambda L: L.ones(2, 2).max(keepdims=True),
+    "L.min(x, keepdim=True) without dim": lambda L: L.min(L.ones(2, 2), keepdim=True),
+    "prod(keepdims=True) without dim": lambda L: L.ones(2, 2).prod(keepdims=True),
+    "L.prod(x, keepdim=True) without dim": lambda L: L.prod(L.ones(2, 2), keepdim=True),
+    "max(dim=None)": lambda L: L.ones(2, 2).max(dim=None),
+    "L.max(x, dim=None)": lambda L: L.max(L.ones(2, 2), dim=None),
+    "prod(None)": lambda L: L.ones(2, 2).prod(None),
+    "var keepdim and keepdims, no dim": lambda L: L.ones(2, 2).var(keepdim=True, keepdims=True),
+    "L.var(x, 1, keepdim and keepdims)": lambda L: L.var(
+        L.ones(2, 2), 1, keepdim=True, keepdims=True
+    ),
     "var keepdim and keepdims": lambda L: L.ones(2, 2).var(1, keepdim=True, keepdims=True),
     "max keepdim and keepdims": lambda L: L.ones(2, 2).max(1, keepdims=True, keepdim=True),
     "any keepdim and keepdims": lambda L: L.ones(2, 2).any(1, keepdim=True, keepdims=True),
