@@ -477,6 +477,8 @@ ERRORS = {
     "manual_seed too big": lambda L: L.Generator().manual_seed(2**64),
     "manual_seed too small": lambda L: L.Generator().manual_seed(-(2**63) - 1),
     "set_state of an int": lambda L: L.Generator().set_state(3),
+    "set_state of a float tensor": lambda L: L.Generator().set_state(L.zeros(45)),
+    "set_rng_state of an int8 tensor": lambda L: L.set_rng_state(L.zeros(45, dtype=L.int8)),
     "Generator on cuda": lambda L: L.Generator(3),
     "one_hot too few classes": lambda L: FUNCTIONAL[L].one_hot(L.tensor([0, 2, 1]), 2),
     "one_hot negative class": lambda L: FUNCTIONAL[L].one_hot(L.tensor([0, -2, 1])),
