@@ -1115,9 +1115,16 @@ class Tensor:
         return ops.Log.apply(self)
 
     def log10(self) -> Tensor:
+        """The logarithm to base 10, elementwise (integers give the default float dtype).
+
+        >>> import minigrad as mg
+        >>> mg.tensor([1.0, 100.0], requires_grad=True).log10()
+        tensor([0., 2.], grad_fn=<Log10Backward0>)
+        """
         return ops.Log10.apply(self)
 
     def log2(self) -> Tensor:
+        """The logarithm to base 2, elementwise: ``tensor([8.0]).log2()`` is ``[3.]``."""
         return ops.Log2.apply(self)
 
     def sqrt(self) -> Tensor:
