@@ -69,7 +69,7 @@ from .random import (
     set_rng_state,
 )
 from .serialization import load, save
-from .tensor import Size, Tensor, invalid_arguments
+from .tensor import Size, Tensor
 
 bool = dtypes.bool_  # noqa: A001 - PyTorch's names: minigrad.bool, minigrad.float, ...
 float = dtypes.float32  # noqa: A001
@@ -87,11 +87,10 @@ def _unary(name: str) -> Any:
         try:
             return getattr(input, name)(*args, **kwargs)
         except TypeError as error:
-            if not hasattr(error, "listed_arguments"):
+            if not hasattr(error, "function_form"):
                 raise
-            # PyTorch lists the tensor among the arguments of the function
-            method, given, keywords, expected = error.listed_arguments
-            raise invalid_arguments(method, [input, *given], keywords, expected) from None
+            # PyTorch counts the tensor among the arguments of the function
+            raise error.function_form(input) from None
 
     function.__name__ = name
     function.__doc__ = f"``minigrad.{name}(x)`` is ``x.{name}()``."

@@ -130,8 +130,7 @@ def invalid_arguments(
 ) -> TypeError:
     """PyTorch's "received an invalid combination of arguments - got (...)": the arguments
     listed by type, keywords last and in reverse order, as PyTorch's parser lists them. The
-    error keeps what it lists (``.listed_arguments``), so that the functional form
-    (``minigrad.sum(x, keepdim=True)``) can list the tensor in front, as PyTorch does."""
+    function form (``minigrad.sum(x, keepdim=True)``) lists the tensor in front."""
     given = [_type_shown(a) for a in args]
     keywords = [f"{key}={_type_shown(kwargs[key])}" for key in reversed(kwargs)]
     listed = ", ".join(given + keywords) if given else "".join(k + ", " for k in keywords)
@@ -139,7 +138,16 @@ def invalid_arguments(
         f"{name}() received an invalid combination of arguments - got ({listed}), but "
         f"expected {expected}"
     )
-    error.listed_arguments = (name, list(args), kwargs, expected)  # type: ignore[attr-defined]
+    return _with_function_form(
+        error, lambda input: invalid_arguments(name, [input, *args], kwargs, expected)
+    )
+
+
+def _with_function_form(error: TypeError, as_function: Callable[[Tensor], TypeError]) -> TypeError:
+    """Attach to a method's argument error the one PyTorch raises for the same call written as
+    a function (``minigrad.max(x, ...)``), where the tensor is the first argument: the
+    functional forms of ``minigrad/__init__.py`` raise that one instead."""
+    error.function_form = as_function  # type: ignore[attr-defined]
     return error
 
 
@@ -184,10 +192,7 @@ def _check_dim(name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
         if not dim_given:
             raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
         if dim is None:
-            where = " (position 1)" if args else ""
-            raise TypeError(
-                f"logsumexp(): argument 'dim'{where} must be tuple of ints, not NoneType"
-            )
+            raise _dim_not_none(name, "tuple of ints", positional=bool(args))
         return
     keepdim_given = len(args) > 1 or "keepdim" in kwargs or "keepdims" in kwargs
     if keepdim_given and not dim_given:
@@ -195,8 +200,24 @@ def _check_dim(name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
     if name in _DIM_AN_INT and dim_given and dim is None:
         if not keepdim_given:
             raise invalid_arguments(name, args, kwargs, "dim to be an int, or no dim")
-        where = " (position 1)" if args else ""
-        raise TypeError(f"{name}(): argument 'dim'{where} must be int, not NoneType")
+        error = _dim_not_none(name, "int", positional=bool(args))
+        if name != "prod":  # the function max(input, other) makes it a combination again
+            as_function = invalid_arguments(name, args, kwargs, "dim to be an int")
+            error = _with_function_form(error, as_function.function_form)  # type: ignore[attr-defined]
+        raise error
+
+
+def _dim_not_none(name: str, kind: str, positional: bool) -> TypeError:
+    """PyTorch's message for ``dim=None`` where its only matching signature needs a ``dim``;
+    a positional ``dim`` is the method's argument 1, the function's argument 2."""
+
+    def message(position: int | None) -> TypeError:
+        where = "" if position is None else f" (position {position})"
+        return TypeError(f"{name}(): argument 'dim'{where} must be {kind}, not NoneType")
+
+    return _with_function_form(
+        message(1 if positional else None), lambda input: message(2 if positional else None)
+    )
 
 
 def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:

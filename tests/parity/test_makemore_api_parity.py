@@ -537,6 +537,12 @@ ERRORS = {
     "max(dim=None, keepdim=True)": lambda L: L.ones(2, 2).max(dim=None, keepdim=True),
     "min(None, keepdims=True)": lambda L: L.ones(2, 2).min(None, keepdims=True),
     "prod(None, True)": lambda L: L.ones(2, 2).prod(None, True),
+    "L.prod(x, None, True)": lambda L: L.prod(L.ones(2, 2), None, True),
+    "L.prod(x, dim=None, keepdim=True)": lambda L: L.prod(L.ones(2, 2), dim=None, keepdim=True),
+    "L.logsumexp(x, None)": lambda L: L.logsumexp(L.ones(2, 2), None),
+    "L.logsumexp(x, dim=None, keepdim=True)": lambda L: L.logsumexp(
+        L.ones(2, 2), dim=None, keepdim=True
+    ),
     "logsumexp(dim=None)": lambda L: L.ones(2, 2).logsumexp(dim=None),
     "logsumexp(None, keepdim=True)": lambda L: L.ones(2, 2).logsumexp(None, keepdim=True),
     "logsumexp(keepdim=True) without dim": lambda L: L.ones(2, 2).logsumexp(keepdim=True),
@@ -598,6 +604,10 @@ PREFIX_ERRORS = {  # torch lists every signature after the opening: the opening 
     "max(dim=None)": lambda L: L.ones(2, 2).max(dim=None),
     "L.max(x, dim=None)": lambda L: L.max(L.ones(2, 2), dim=None),
     "prod(None)": lambda L: L.ones(2, 2).prod(None),
+    "L.prod(x, None)": lambda L: L.prod(L.ones(2, 2), None),
+    "L.max(x, dim=None, keepdim=True)": lambda L: L.max(L.ones(2, 2), dim=None, keepdim=True),
+    "L.max(x, None, True)": lambda L: L.max(L.ones(2, 2), None, True),
+    "L.min(x, None, keepdims=True)": lambda L: L.min(L.ones(2, 2), None, keepdims=True),
     "var keepdim and keepdims, no dim": lambda L: L.ones(2, 2).var(keepdim=True, keepdims=True),
     "L.var(x, 1, keepdim and keepdims)": lambda L: L.var(
         L.ones(2, 2), 1, keepdim=True, keepdims=True
