@@ -84,7 +84,13 @@ __version__ = "0.1.0"
 
 def _unary(name: str) -> Any:
     def function(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return getattr(input, name)(*args, **kwargs)
+        try:
+            return getattr(input, name)(*args, **kwargs)
+        except TypeError as error:
+            if not hasattr(error, "function_form"):
+                raise
+            # PyTorch counts the tensor among the arguments of the function
+            raise error.function_form(input) from None
 
     function.__name__ = name
     function.__doc__ = f"``minigrad.{name}(x)`` is ``x.{name}()``."
@@ -155,6 +161,10 @@ detach = _unary("detach")
 sign = _unary("sign")
 allclose = _unary("allclose")
 equal = _unary("equal")
+# ... and the in-place ones PyTorch has as functions: minigrad.exp_(x) is x.exp_().
+exp_, log_, log10_, log2_, sqrt_ = map(_unary, ("exp_", "log_", "log10_", "log2_", "sqrt_"))
+sin_, cos_, tanh_, sigmoid_, relu_ = map(_unary, ("sin_", "cos_", "tanh_", "sigmoid_", "relu_"))
+abs_, neg_, clamp_, clip_, detach_ = map(_unary, ("abs_", "neg_", "clamp_", "clip_", "detach_"))
 
 
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001

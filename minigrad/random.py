@@ -117,11 +117,11 @@ class Generator:
 
     def set_state(self, new_state: Tensor) -> Generator:
         """Go back to a state that ``get_state`` returned; returns the generator."""
-        if not isinstance(new_state, Tensor) or new_state.dtype != dtypes.uint8:
+        if not isinstance(new_state, Tensor):
             kind = type(new_state).__name__
-            if isinstance(new_state, Tensor):
-                kind = new_state.type_description().split(" ")[0]
             raise TypeError(f"expected a minigrad.ByteTensor, but got {kind}")
+        if new_state.dtype != dtypes.uint8:  # PyTorch words a tensor of another type so
+            raise TypeError("RNG state must be a minigrad.ByteTensor")
         raw = new_state._array.tobytes()
         if len(raw) != _STATE_BYTES:
             raise RuntimeError(

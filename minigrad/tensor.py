@@ -125,24 +125,53 @@ def _legacy_constructor_array(
     return tensor(data, dtype=dtypes.get_default_dtype())._array
 
 
+def invalid_arguments(
+    name: str, args: Sequence[Any], kwargs: dict[str, Any], expected: str
+) -> TypeError:
+    """PyTorch's "received an invalid combination of arguments - got (...)": the arguments
+    listed by type, keywords last and in reverse order, as PyTorch's parser lists them. The
+    function form (``minigrad.sum(x, keepdim=True)``) lists the tensor in front."""
+    given = [_type_shown(a) for a in args]
+    keywords = [f"{key}={_type_shown(kwargs[key])}" for key in reversed(kwargs)]
+    listed = ", ".join(given + keywords) if given else "".join(k + ", " for k in keywords)
+    error = TypeError(
+        f"{name}() received an invalid combination of arguments - got ({listed}), but "
+        f"expected {expected}"
+    )
+    return _with_function_form(
+        error, lambda input: invalid_arguments(name, [input, *args], kwargs, expected)
+    )
+
+
+def _with_function_form(error: TypeError, as_function: Callable[[Tensor], TypeError]) -> TypeError:
+    """Attach to a method's argument error the one PyTorch raises for the same call written as
+    a function (``minigrad.max(x, ...)``), where the tensor is the first argument: the
+    functional forms of ``minigrad/__init__.py`` raise that one instead."""
+    error.function_form = as_function  # type: ignore[attr-defined]
+    return error
+
+
+def _type_shown(value: Any) -> str:
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
 def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
     """Let ``reduction`` take ``keepdims=``, numpy's spelling, for ``keepdim=``, as PyTorch
-    does; both at once is refused in PyTorch's words (which depend on whether PyTorch has
-    several signatures for the function)."""
+    does, and refuse what PyTorch's argument parser refuses: both spellings at once (in
+    words that depend on whether PyTorch has several signatures for the function), and
+    ``keepdim`` without a ``dim`` where PyTorch's signature without ``dim`` takes no
+    ``keepdim`` (``x.sum(keepdim=True)``; ``x.var(keepdim=True)`` keeps every dimension)."""
     name = reduction.__name__
 
     @functools.wraps(reduction)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if "keepdims" in kwargs and "keepdim" in kwargs:
+            if name not in _SEVERAL_SIGNATURES:
+                raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
+            raise invalid_arguments(name, args, kwargs, "one of the signatures without keepdims")
+        if name in _DIM_NEEDED or name == "logsumexp":
+            _check_dim(name, args, kwargs)
         if "keepdims" in kwargs:
-            if "keepdim" in kwargs:
-                if name not in _SEVERAL_SIGNATURES:
-                    raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
-                given = [type(a).__name__ for a in args]  # PyTorch lists keywords backwards
-                given += [f"{key}={type(kwargs[key]).__name__}" for key in reversed(kwargs)]
-                raise TypeError(
-                    f"{name}() received an invalid combination of arguments - got "
-                    f"({', '.join(given)}), but expected one of the signatures without keepdims"
-                )
             kwargs["keepdim"] = kwargs.pop("keepdims")
         return reduction(self, *args, **kwargs)
 
@@ -150,6 +179,45 @@ def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _SEVERAL_SIGNATURES = ("var", "std", "max", "min", "all", "any")
+# PyTorch's signatures of these: one without dim (and then without keepdim), one with dim;
+# the last three take no dim=None either, their dim is an int.
+_DIM_NEEDED = ("sum", "mean", "max", "min", "prod")
+_DIM_AN_INT = ("max", "min", "prod")
+
+
+def _check_dim(name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
+    dim_given = bool(args) or "dim" in kwargs
+    dim = args[0] if args else kwargs.get("dim")
+    if name == "logsumexp":  # dim is required, and a tuple of ints, not None
+        if not dim_given:
+            raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        if dim is None:
+            raise _dim_not_none(name, "tuple of ints", positional=bool(args))
+        return
+    keepdim_given = len(args) > 1 or "keepdim" in kwargs or "keepdims" in kwargs
+    if keepdim_given and not dim_given:
+        raise invalid_arguments(name, args, kwargs, "keepdim only together with dim")
+    if name in _DIM_AN_INT and dim_given and dim is None:
+        if not keepdim_given:
+            raise invalid_arguments(name, args, kwargs, "dim to be an int, or no dim")
+        error = _dim_not_none(name, "int", positional=bool(args))
+        if name != "prod":  # the function max(input, other) makes it a combination again
+            as_function = invalid_arguments(name, args, kwargs, "dim to be an int")
+            error = _with_function_form(error, as_function.function_form)  # type: ignore[attr-defined]
+        raise error
+
+
+def _dim_not_none(name: str, kind: str, positional: bool) -> TypeError:
+    """PyTorch's message for ``dim=None`` where its only matching signature needs a ``dim``;
+    a positional ``dim`` is the method's argument 1, the function's argument 2."""
+
+    def message(position: int | None) -> TypeError:
+        where = "" if position is None else f" (position {position})"
+        return TypeError(f"{name}(): argument 'dim'{where} must be {kind}, not NoneType")
+
+    return _with_function_form(
+        message(1 if positional else None), lambda input: message(2 if positional else None)
+    )
 
 
 def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:
@@ -670,7 +738,10 @@ class Tensor:
         if base is not None:
             if self._creation_meta is not None:
                 raise view_modified_error(self, self._creation_meta, directly=True)
-            if base._requires_grad and base._grad_fn is None:
+            # PyTorch asks whether the view requires grad and its base is a leaf: a view
+            # of a leaf that requires grad, or a view that was made a leaf itself
+            # (``arange(6.0).view(2, 3).requires_grad_()``).
+            if (base._requires_grad or self._requires_grad) and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
@@ -806,8 +877,45 @@ class Tensor:
         """Copy ``source``'s values (broadcast) into this tensor."""
         return self._apply_inplace(lambda t: ops.CopyFrom.apply(t, _operand(source)), source)
 
-    def clamp_(self, min: Number | None = None, max: Number | None = None) -> Tensor:
-        return self._apply_inplace(lambda t: t.clamp(min, max))
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        """``x.clamp(min, max)``, written into ``x`` in place."""
+        return self._clamp_in_place(min, max, "clamp_")
+
+    def clip_(self, min: Any = None, max: Any = None) -> Tensor:
+        """``x.clip(min, max)``, written into ``x`` in place: ``clamp_`` by its other name."""
+        return self._clamp_in_place(min, max, "clip_")
+
+    def _clamp_in_place(self, min: Any, max: Any, name: str) -> Tensor:
+        # A bound that is a tensor takes part like the other operand of add_: if it requires
+        # grad, the change is recorded.
+        bounds = [bound for bound in (min, max) if isinstance(bound, Tensor)]
+        if not bounds:  # numbers: PyTorch names the tensor's type as C++ does ("long int")
+            given = [bound for bound in (min, max) if bound is not None]
+            promoted = dtypes.result_type([self, *given])
+            if given and not np.can_cast(promoted, self._array.dtype, casting="same_kind"):
+                raise RuntimeError(
+                    f"result type {dtypes.scalar_type_name(promoted)} can't be cast to the "
+                    f"desired output type {dtypes.c_type_name(self.dtype)}"
+                )
+        other = next((b for b in bounds if b.requires_grad), bounds[0] if bounds else None)
+        return self._apply_inplace(lambda t: ops.clamp(t, min, max, name), other)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        """``x.masked_fill(mask, value)``, written into ``x`` in place.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, -2.0, 3.0])
+        >>> x.masked_fill_(x < 0, 0.0)
+        tensor([1., 0., 3.])
+        """
+        if isinstance(mask, Tensor):  # PyTorch broadcasts the mask to the tensor first
+            broadcast = shapes.broadcast_shape(self.shape, mask.shape)
+            if tuple(broadcast) != tuple(self.shape):  # as every in-place op with a larger operand
+                raise RuntimeError(
+                    f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                    f"{list(broadcast)}"
+                )
+        return self._apply_inplace(lambda t: t.masked_fill(mask, value), value)
 
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)
@@ -1028,9 +1136,16 @@ class Tensor:
         return ops.Log.apply(self)
 
     def log10(self) -> Tensor:
+        """The logarithm to base 10, elementwise (integers give the default float dtype).
+
+        >>> import minigrad as mg
+        >>> mg.tensor([1.0, 100.0], requires_grad=True).log10()
+        tensor([0., 2.], grad_fn=<Log10Backward0>)
+        """
         return ops.Log10.apply(self)
 
     def log2(self) -> Tensor:
+        """The logarithm to base 2, elementwise: ``tensor([8.0]).log2()`` is ``[3.]``."""
         return ops.Log2.apply(self)
 
     def sqrt(self) -> Tensor:
@@ -1060,7 +1175,7 @@ class Tensor:
         return ops.clamp(self, min, max)
 
     def clip(self, min: Any = None, max: Any = None) -> Tensor:
-        return self.clamp(min, max)
+        return ops.clamp(self, min, max, "clip")
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``minigrad.where(condition, self, other)``."""

@@ -204,6 +204,10 @@ def register_multi_grad_hook(
         handles = [t.register_hook(first_gradient) for t in tensors if t.requires_grad]
         return _MultiHandle(handles)
 
+    # Every tensor must have a node (or a leaf's AccumulateGrad) to wait for; checked before
+    # any hook is registered, so a refused call leaves none behind. PyTorch's words.
+    if not all(t.requires_grad for t in tensors):
+        raise AssertionError("Expected gradient function to be set")
     # For each pass under way: the gradients so far, and how many this pass will compute.
     pending: weakref.WeakKeyDictionary[engine.BackwardPass, tuple[list, int]]
     pending = weakref.WeakKeyDictionary()

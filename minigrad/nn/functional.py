@@ -44,6 +44,7 @@ __all__ = [
     "nll_loss",
     "one_hot",
     "relu",
+    "relu_",
     "sigmoid",
     "softmax",
     "tanh",
@@ -510,6 +511,17 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(input, 0)`` elementwise; with ``inplace``, overwriting ``input`` (recorded,
     as in PyTorch, as ``ReluBackward0``)."""
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``relu(input, inplace=True)``: ``input`` overwritten by ``max(input, 0)``.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor([-1.0, 2.0])
+    >>> mg.nn.functional.relu_(x) is x, x
+    (True, tensor([0., 2.]))
+    """
+    return input.relu_()
 
 
 def tanh(input: Tensor) -> Tensor:

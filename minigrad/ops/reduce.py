@@ -516,7 +516,8 @@ def all_or_any(a: Tensor, test: Any, dim: Any = None, keepdim: bool = False) -> 
     axis = None if dim is None else normalize_dims(dim, values.ndim)
     if values.ndim == 0:  # dim 0 (or -1) of a number is the number itself
         axis = None
-    found = np.asarray(test(values, axis=axis, keepdims=keepdim and axis is not None))
+    # keepdim without dim keeps every dimension, at size 1: (2, 3) gives (1, 1)
+    found = np.asarray(test(values, axis=axis, keepdims=keepdim))
     return Tensor(found.astype(np.uint8 if values.dtype == np.uint8 else np.bool_))
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import dtypes
 from ..function import Context
 from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
@@ -223,12 +224,16 @@ class Clamp(Op):
     options_as = {"min": lambda node: node.bounds[0], "max": lambda node: node.bounds[1]}
 
     @staticmethod
-    def forward(ctx: Context, a: np.ndarray, min: Any = None, max: Any = None) -> np.ndarray:
+    def forward(
+        ctx: Context, a: np.ndarray, min: Any = None, max: Any = None, dtype: Any = None
+    ) -> np.ndarray:
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
-        return np.clip(a, min, max)
+        # numpy would make an int tensor clamped to 0.5 float64; PyTorch's promotion says
+        # the default dtype (float32), as for `ints + 0.5`.
+        return np.clip(a, min, max).astype(dtype or a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
@@ -280,8 +285,6 @@ def where(condition: Any, a: Any, b: Any) -> Tensor:
 
     if isinstance(condition, Tensor):
         if condition._array.dtype != np.bool_:
-            from .. import dtypes
-
             raise RuntimeError(
                 "where expected condition to be a boolean tensor, but got a tensor with dtype "
                 f"{dtypes.scalar_type_name(condition._array.dtype)}"
@@ -344,20 +347,22 @@ class ClampTensor(Elementwise):
         )
 
 
-def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
+def clamp(a: Tensor, min: Any = None, max: Any = None, name: str = "clamp") -> Tensor:
     """``a.clamp(min, max)``: bounds both numbers (ClampBackward1) or both tensors
-    (ClampBackward0), as PyTorch takes them; a number and a tensor together are refused."""
+    (ClampBackward0), as PyTorch takes them; a number and a tensor together are refused
+    (the message names the method called: ``clip``, ``clamp_``, ...)."""
     from ..tensor import Tensor
 
     as_tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
     if not any(as_tensors):
-        return Clamp.apply(a, min=min, max=max)
+        bounds = [b for b in (min, max) if b is not None]
+        return Clamp.apply(a, min=min, max=max, dtype=dtypes.result_type([a, *bounds]))
     if not all(as_tensors):
         kinds = ", ".join(
             "Tensor" if isinstance(b, Tensor) else type(b).__name__ for b in (min, max)
         )
         raise TypeError(
-            f"clamp() received an invalid combination of arguments - got ({kinds}), but "
+            f"{name}() received an invalid combination of arguments - got ({kinds}), but "
             "expected one of:\n * (Tensor min = None, Tensor max = None)\n"
             " * (Number min = None, Number max = None)"
         )
@@ -421,7 +426,6 @@ class MaskedFillTensor(Op):
 
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` (a bool tensor broadcast to ``a``) is True, else ``a``."""
-    from .. import dtypes
     from ..shapes import broadcast_shape
     from ..tensor import Tensor
 

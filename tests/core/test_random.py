@@ -125,8 +125,10 @@ def test_seed_draws_a_fresh_seed_that_repeats_the_run_when_reused():
 def test_a_wrong_state_is_refused():
     with pytest.raises(RuntimeError, match="generator state of size"):
         mg.Generator().set_state(mg.zeros(3, dtype=mg.uint8))
-    with pytest.raises(TypeError, match="expected a minigrad.ByteTensor, but got minigrad.Float"):
+    with pytest.raises(TypeError, match="RNG state must be a minigrad.ByteTensor"):
         mg.Generator().set_state(mg.zeros(45))
+    with pytest.raises(TypeError, match="expected a minigrad.ByteTensor, but got list"):
+        mg.Generator().set_state([0] * 45)
 
 
 def test_a_failed_call_leaves_the_generator_where_it_was():

@@ -261,6 +261,39 @@ def test_in_place_changes_carry_tangents(run_both):
     run_both(scenario)
 
 
+def test_clip_masked_fill_and_the_in_place_functions_carry_tangents(run_both):
+    """The in-place methods and functions added for issue #25 (``clip_``, ``masked_fill_``,
+    ``torch.exp_(x)``, ``F.relu_``), with a tangent on the tensor written, on a bound or
+    value, and through a view."""
+
+    def scenario(L, F, log):
+        fwAD = L.autograd.forward_ad
+        x = L.tensor([0.5, 1.5, 2.5], dtype=L.float64)
+        v = L.tensor([1.0, 2.0, 3.0], dtype=L.float64)
+        mask = L.tensor([True, False, True])
+        writes = [
+            lambda d: d.clone().clip_(1.0, 2.0),
+            lambda d: L.clip_(d.clone(), max=2.0),
+            lambda d: L.ones(3, dtype=L.float64).clamp_(min=d),
+            lambda d: d.clone().masked_fill_(mask, 0.5),
+            lambda d: L.zeros(3, dtype=L.float64).masked_fill_(mask, d[1]),
+            lambda d: L.exp_(d.clone()),
+            lambda d: L.nn.functional.relu_(d.clone() - 1),
+            lambda d: _through_a_view(d.clone(), lambda w: w.clip_(max=1.0)),
+            lambda d: _through_a_view(d.clone(), lambda w: w.masked_fill_(mask[1:], 9.0)),
+        ]
+        with fwAD.dual_level():
+            for write in writes:
+                log.append(fwAD.unpack_dual(write(fwAD.make_dual(x, v))))
+
+    run_both(scenario)
+
+
+def _through_a_view(tensor, write):
+    write(tensor[1:])
+    return tensor
+
+
 # --------------------------------------------------------------------------- Function
 def _functions(L):
     class Scaled(L.autograd.Function):

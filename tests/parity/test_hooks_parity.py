@@ -153,6 +153,24 @@ def test_multi_grad_hook_mode_must_be_known(run_both, leaf):
     assert run_both(scenario)[-1][0] == "ValueError"
 
 
+@pytest.mark.parametrize("mode", ["all", "any"])
+def test_multi_grad_hook_of_a_tensor_without_grad_leaves_no_hook_behind(run_both, leaf, mode):
+    """ "all" refuses (PyTorch's AssertionError) before registering anything; "any" leaves
+    the tensor out. Either way a later pass calls nothing that was not registered."""
+
+    def scenario(L, F, log):
+        a = leaf(L, [1.0, 2.0])
+        try:
+            L.autograd.graph.register_multi_grad_hook((a, L.ones(1)), log.append, mode=mode)
+        except AssertionError as error:
+            log.append(("AssertionError", str(error)))
+        (a * 3).sum().backward()
+        log.append(a.grad)
+
+    log = run_both(scenario)
+    assert len(log) == 2
+
+
 # -- allow_mutation_on_saved_tensors ------------------------------------------------------
 
 

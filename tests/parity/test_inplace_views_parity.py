@@ -346,6 +346,8 @@ def _backprop_ninja_saved(L):
 
 REFUSALS = {
     "view of a leaf": lambda L, F: leaf(L, M)[0].add_(1),
+    "view made a leaf": lambda L, F: L.arange(6.0).view(2, 3).requires_grad_().add_(1),
+    "view made a leaf, unary": lambda L, F: L.arange(6.0).reshape(2, 3).requires_grad_().exp_(),
     "setitem on a leaf": lambda L, F: leaf(L, M).__setitem__(0, 1.0),
     "setitem on a leaf, mixed": lambda L, F: leaf(L, M).__setitem__((0, L.tensor([1])), 1.0),
     "setitem on a leaf, advanced": lambda L, F: leaf(L, M).__setitem__(L.tensor([1]), 1.0),

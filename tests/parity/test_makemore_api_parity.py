@@ -1,7 +1,8 @@
 """What Karpathy's makemore notebooks and torch's autograd docstrings use, against torch 2.13.0:
 generators and ``generator=``, ``multinomial``, ``histogram``/``histc``, ``keepdims=``,
 ``nelement``, ``log10``/``log2``, ``all``/``any``, ``F.one_hot``, ``sort``/``argsort``,
-``index_add(_)`` and the in-place unary ops (``exp_``, ``tanh_``, ...).
+``index_add(_)`` and the in-place unary ops (``exp_``, ``tanh_``, ..., ``clip_``,
+``masked_fill_``; as functions too: ``torch.exp_(y)``, ``F.relu_``).
 
 Differentiable ops are built in both libraries from the same float64 arrays and compared:
 values, the tree of grad_fn names, first derivatives and second derivatives (the gradient
@@ -144,6 +145,56 @@ IN_PLACE = ["exp_", "log_", "log10_", "log2_", "sqrt_", "sin_", "cos_", "tanh_",
 IN_PLACE += ["relu_", "abs_", "neg_", "reciprocal_", "sign_"]
 for _name in IN_PLACE:
     OPS[f"y.{_name}()"] = (in_place(_name), [POSITIVE if "log" in _name or "sqrt" in _name else M])
+# torch has the in-place ops as functions too (torch.exp_(y)), and F.relu_
+FUNCTIONS_IN_PLACE = ["exp_", "log_", "log10_", "log2_", "sqrt_", "sin_", "cos_", "tanh_"]
+FUNCTIONS_IN_PLACE += ["sigmoid_", "relu_", "abs_", "neg_"]
+for _name in FUNCTIONS_IN_PLACE:
+    OPS[f"L.{_name}(y)"] = (
+        lambda L, m, name=_name: getattr(L, name)(m * 1),
+        [POSITIVE if "log" in _name or "sqrt" in _name else M],
+    )
+BOUND_LOW, BOUND_HIGH = RNG.standard_normal((3, 4)) - 0.5, RNG.standard_normal((1, 4)) + 0.5
+MASK = M > 0.3
+OPS.update(
+    {
+        "F.relu_(y)": (lambda L, m: FUNCTIONAL[L].relu_(m * 1), [M]),
+        "L.clamp_(y, -0.5, 0.5)": (lambda L, m: L.clamp_(m * 1, -0.5, 0.5), [M]),
+        "y.clip_(max=0.2)": (lambda L, m: (m * 1).clip_(max=0.2), [M]),
+        "L.clip_(y, min=0.1)": (lambda L, m: L.clip_(m * 1, min=0.1), [M]),
+        "y.clamp_(tensors)": (
+            lambda L, m, lo, hi: (m * 1).clamp_(lo, hi),
+            [M, BOUND_LOW, BOUND_HIGH],
+        ),
+        "y.clip_(max=tensor)": (lambda L, m, hi: (m * 1).clip_(max=hi), [M, BOUND_HIGH]),
+        "constant.clamp_(min=tensor)": (
+            lambda L, lo: L.zeros(3, 4, dtype=L.float64).clamp_(min=lo),
+            [BOUND_LOW],
+        ),
+        "y.masked_fill_(mask, 0.0)": (lambda L, m: (m * 1).masked_fill_(L.tensor(MASK), 0.0), [M]),
+        "y.masked_fill_(row mask, 0-d tensor)": (
+            lambda L, m, v: (m * 1).masked_fill_(L.tensor(MASK[0]), v),
+            [M, np.array(0.75)],
+        ),
+        "constant.masked_fill_(mask, 0-d tensor)": (
+            lambda L, v: L.zeros(3, 4, dtype=L.float64).masked_fill_(L.tensor(MASK), v * 2),
+            [np.array(0.75)],
+        ),
+        "y[1:].masked_fill_(...) through a view": (
+            lambda L, m: _written_through_a_view(L, m, lambda v: v.masked_fill_(v > 0, -1.0)),
+            [M],
+        ),
+        "y[:, 1].clip_(...) through a view": (
+            lambda L, m: _written_through_a_view(L, m, lambda v: v.clip_(-0.1, 0.1), column=True),
+            [M],
+        ),
+    }
+)
+
+
+def _written_through_a_view(L, m, write, column=False):
+    y = m * 1
+    write(y[:, 1] if column else y[1:])
+    return y
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
@@ -286,6 +337,25 @@ PRINTED = {
     "index_add_ into counts": lambda L: L.zeros(4, dtype=L.int32).index_add_(
         0, L.tensor([1, 1, 3]), L.ones(3, dtype=L.int32)
     ),
+    "clamp of ints by a float": lambda L: L.tensor([1, 2, 3]).clamp(0.5, 2.5),
+    "clip of bools by a float": lambda L: L.tensor([True, False]).clip(0.5),
+    "clamp of int32 by ints": lambda L: L.tensor([1, 5], dtype=L.int32).clamp(0, 2),
+    "clamp_ of ints by ints": lambda L: L.tensor([1, 5]).clamp_(0, 2),
+    "masked_fill_ of ints by a float": lambda L: L.zeros(3, dtype=L.int64).masked_fill_(
+        L.tensor([True, False, True]), 1.5
+    ),
+    "masked_fill_ of a row mask": lambda L: L.zeros(2, 3).masked_fill_(
+        L.tensor([True, False, True]), 1.0
+    ),
+    "all(keepdim=True) keeps every dim": lambda L: L.tensor([[1.0, 0.0], [2.0, 3.0]]).all(
+        keepdim=True
+    ),
+    "any(None, keepdims=True)": lambda L: L.any(L.tensor([[0.0], [2.0]]), None, keepdims=True),
+    "all of a number, keepdim": lambda L: L.tensor(2.0).all(keepdim=True),
+    "sum(dim=None, keepdims=True)": lambda L: L.ones(2, 3).sum(dim=None, keepdims=True),
+    "mean(None, True)": lambda L: L.mean(L.ones(2, 3), None, True),
+    "var(keepdim=True) without dim": lambda L: L.arange(6.0).reshape(2, 3).var(keepdim=True),
+    "argmax(keepdims=True) without dim": lambda L: L.tensor([[1, 5], [3, 4]]).argmax(keepdims=True),
     "log10 of ints": lambda L: L.log10(L.tensor([1, 100])),
     "nelement": lambda L: (L.zeros(2, 3).nelement(), L.zeros(()).nelement()),
     "argmax(keepdims)": lambda L: L.tensor([[1, 5], [3, 4]]).argmax(1, keepdims=True),
@@ -407,6 +477,8 @@ ERRORS = {
     "manual_seed too big": lambda L: L.Generator().manual_seed(2**64),
     "manual_seed too small": lambda L: L.Generator().manual_seed(-(2**63) - 1),
     "set_state of an int": lambda L: L.Generator().set_state(3),
+    "set_state of a float tensor": lambda L: L.Generator().set_state(L.zeros(45)),
+    "set_rng_state of an int8 tensor": lambda L: L.set_rng_state(L.zeros(45, dtype=L.int8)),
     "Generator on cuda": lambda L: L.Generator(3),
     "one_hot too few classes": lambda L: FUNCTIONAL[L].one_hot(L.tensor([0, 2, 1]), 2),
     "one_hot negative class": lambda L: FUNCTIONAL[L].one_hot(L.tensor([0, -2, 1])),
@@ -440,6 +512,41 @@ ERRORS = {
     "index_add_ on a leaf": lambda L: L.zeros(3, requires_grad=True).index_add_(
         0, L.tensor([0]), L.ones(1)
     ),
+    "clamp_ of ints by a float": lambda L: L.tensor([1, 5]).clamp_(max=2.5),
+    "clamp_ of int32 by a float": lambda L: L.tensor([1, 5], dtype=L.int32).clamp_(0.5),
+    "clip_ of uint8 by a float": lambda L: L.tensor([1, 5], dtype=L.uint8).clip_(0.5),
+    "clamp_ of bools by ints": lambda L: L.tensor([True, False]).clamp_(0, 1),
+    "clamp_ of ints by a float tensor": lambda L: L.tensor([1, 5]).clamp_(L.tensor([0.5])),
+    "clamp_ without bounds": lambda L: L.ones(2).clamp_(),
+    "clip_ without bounds": lambda L: L.clip_(L.ones(2)),
+    "clamp_ by a larger tensor": lambda L: L.zeros(3).clamp_(L.zeros(2, 3)),
+    "clip_ on a leaf": lambda L: L.ones(2, requires_grad=True).clip_(0.0, 0.5),
+    "masked_fill_ by a larger mask": lambda L: L.zeros(3).masked_fill_(L.ones(2, 3).bool(), 1.0),
+    "masked_fill_ by a mask with more rows": lambda L: L.zeros(1, 3).masked_fill_(
+        L.ones(2, 3).bool(), 1.0
+    ),
+    "masked_fill_ by a mask that does not fit": lambda L: L.zeros(3).masked_fill_(
+        L.ones(2).bool(), 1.0
+    ),
+    "masked_fill_ by a float mask": lambda L: L.zeros(3).masked_fill_(L.ones(3), 1.0),
+    "masked_fill_ with a 1-d value": lambda L: L.zeros(3).masked_fill_(L.ones(3).bool(), L.ones(1)),
+    "masked_fill_ on a leaf": lambda L: L.ones(2, requires_grad=True).masked_fill_(
+        L.tensor([True, False]), 0.0
+    ),
+    "relu_ on a leaf": lambda L: FUNCTIONAL[L].relu_(L.ones(2, requires_grad=True)),
+    "max(dim=None, keepdim=True)": lambda L: L.ones(2, 2).max(dim=None, keepdim=True),
+    "min(None, keepdims=True)": lambda L: L.ones(2, 2).min(None, keepdims=True),
+    "prod(None, True)": lambda L: L.ones(2, 2).prod(None, True),
+    "L.prod(x, None, True)": lambda L: L.prod(L.ones(2, 2), None, True),
+    "L.prod(x, dim=None, keepdim=True)": lambda L: L.prod(L.ones(2, 2), dim=None, keepdim=True),
+    "L.logsumexp(x, None)": lambda L: L.logsumexp(L.ones(2, 2), None),
+    "L.logsumexp(x, dim=None, keepdim=True)": lambda L: L.logsumexp(
+        L.ones(2, 2), dim=None, keepdim=True
+    ),
+    "logsumexp(dim=None)": lambda L: L.ones(2, 2).logsumexp(dim=None),
+    "logsumexp(None, keepdim=True)": lambda L: L.ones(2, 2).logsumexp(None, keepdim=True),
+    "logsumexp(keepdim=True) without dim": lambda L: L.ones(2, 2).logsumexp(keepdim=True),
+    "L.logsumexp(x, keepdims=True) without dim": lambda L: L.logsumexp(L.ones(2), keepdims=True),
     "sum keepdim and keepdims": lambda L: L.ones(2, 2).sum(1, keepdim=True, keepdims=True),
     "mean keepdim and keepdims": lambda L: L.ones(2, 2).mean(1, keepdim=True, keepdims=True),
     "prod keepdim and keepdims": lambda L: L.ones(2, 2).prod(1, keepdims=True, keepdim=False),
@@ -483,6 +590,28 @@ PREFIX_ERRORS = {  # torch lists every signature after the opening: the opening 
     "rand_like generator an int": lambda L: L.rand_like(L.ones(2), generator=3),
     "randint low a float": lambda L: L.randint(3.0, 5, (2,)),
     "randint high a float, with low": lambda L: L.randint(0, 5.0, (2,)),
+    "clamp_ by a number and a tensor": lambda L: L.ones(2).clamp_(0.0, L.ones(2)),
+    "clip_ by a tensor and a number": lambda L: L.ones(2).clip_(L.zeros(2), 1.0),
+    "clip by a number and a tensor": lambda L: L.ones(2).clip(0.0, L.ones(2)),
+    "sum(keepdim=True) without dim": lambda L: L.ones(2, 2).sum(keepdim=True),
+    "L.sum(x, keepdims=True) without dim": lambda L: L.sum(L.ones(2, 2), keepdims=True),
+    "mean(keepdims=True) without dim": lambda L: L.ones(2, 2).mean(keepdims=True),
+    "L.mean(x, keepdim=False) without dim": lambda L: L.mean(L.ones(2, 2), keepdim=False),
+    "max(keepdims=True) without dim": lambda L: L.ones(2, 2).max(keepdims=True),
+    "L.min(x, keepdim=True) without dim": lambda L: L.min(L.ones(2, 2), keepdim=True),
+    "prod(keepdims=True) without dim": lambda L: L.ones(2, 2).prod(keepdims=True),
+    "L.prod(x, keepdim=True) without dim": lambda L: L.prod(L.ones(2, 2), keepdim=True),
+    "max(dim=None)": lambda L: L.ones(2, 2).max(dim=None),
+    "L.max(x, dim=None)": lambda L: L.max(L.ones(2, 2), dim=None),
+    "prod(None)": lambda L: L.ones(2, 2).prod(None),
+    "L.prod(x, None)": lambda L: L.prod(L.ones(2, 2), None),
+    "L.max(x, dim=None, keepdim=True)": lambda L: L.max(L.ones(2, 2), dim=None, keepdim=True),
+    "L.max(x, None, True)": lambda L: L.max(L.ones(2, 2), None, True),
+    "L.min(x, None, keepdims=True)": lambda L: L.min(L.ones(2, 2), None, keepdims=True),
+    "var keepdim and keepdims, no dim": lambda L: L.ones(2, 2).var(keepdim=True, keepdims=True),
+    "L.var(x, 1, keepdim and keepdims)": lambda L: L.var(
+        L.ones(2, 2), 1, keepdim=True, keepdims=True
+    ),
     "var keepdim and keepdims": lambda L: L.ones(2, 2).var(1, keepdim=True, keepdims=True),
     "max keepdim and keepdims": lambda L: L.ones(2, 2).max(1, keepdims=True, keepdim=True),
     "any keepdim and keepdims": lambda L: L.ones(2, 2).any(1, keepdim=True, keepdims=True),

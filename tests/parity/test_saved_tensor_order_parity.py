@@ -170,6 +170,7 @@ CASES = [
     ),
     ("LogSigmoid", "F.logsigmoid(a)"),
     ("F.relu", "F.relu(a)"),
+    ("F.relu_ (its result, in place)", "F.relu_(a * 1)"),
     ("F.tanh", "F.tanh(a)"),
     ("F.sigmoid", "F.sigmoid(a)"),
     ("F.softmax", "F.softmax(a, 1)"),
