@@ -468,9 +468,16 @@ def output_path(source: Path, lang: str) -> Path:
     return NOTEBOOKS / lang / source.name
 
 
+def is_translated(stem: str, lang: str) -> bool:
+    """True when ``lang`` has a catalog for ``stem`` with every entry translated and none fuzzy
+    (a catalog being filled must not send readers to a half-English lesson)."""
+    path = catalog_path(lang, stem)
+    return path.exists() and not unfinished(read_catalog(path))
+
+
 def link_target(target: str, source: Path, lang: str) -> str:
-    """Where a relative link of an English file points from its translation: a lesson that
-    has a catalog in ``lang`` to the translated lesson beside it, anything else to the English
+    """Where a relative link of an English file points from its translation: a lesson whose
+    catalog in ``lang`` is finished to the translated lesson beside it, anything else to the English
     file. A target with a scheme or an anchor only is left alone. Only a lesson (a notebook in
     ``notebooks/`` itself) is translated: an exercise set of the same name stays English.
 
@@ -487,7 +494,7 @@ def link_target(target: str, source: Path, lang: str) -> str:
     path, hash_, anchor = target.partition("#")
     english = (source.parent / path).resolve()
     is_lesson = english.suffix == ".ipynb" and english.parent == NOTEBOOKS
-    if is_lesson and catalog_path(lang, english.stem).exists():
+    if is_lesson and is_translated(english.stem, lang):
         english = output_path(english, lang)
     out_folder = output_path(source, lang).parent
     return Path(os.path.relpath(english, out_folder)).as_posix() + hash_ + anchor
