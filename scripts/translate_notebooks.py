@@ -79,8 +79,11 @@ WHOLE_LINK = re.compile(r"^\[([^\[\]]+)\]\(([^()\s]+)\)$")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 # Comments that are instructions to a tool, not prose: never translated.
 PRAGMA = re.compile(r"^(noqa|type:|fmt:|pragma|ruff:|isort:)")
-# The block of imports that holds `import widgets`, and what follows it in a translated lesson.
-WIDGETS_IMPORT = re.compile(r"^import widgets\b.*$(?:\n(?:import|from) .*$)*", re.MULTILINE)
+# A translated lesson tells the widgets its language after the imports that bring them in.
+IMPORT = re.compile(r"^(?:import|from) ")
+WIDGETS_IMPORT = re.compile(r"^(?:import widgets\b|from widgets(?:\.\w+)* import )")
+PLAIN_WIDGETS_IMPORT = re.compile(r"^import widgets\b")
+ADDED_IMPORT = "import widgets"
 LANGUAGE_GAP = "\n\n"
 
 
@@ -299,23 +302,43 @@ def set_language_line(lang: str) -> str:
 
 def with_widget_language(code: str, lang: str) -> str:
     """``code`` with ``widgets.set_language(lang)`` after the block of imports that holds its
-    ``import widgets`` (and a blank line, as the imports' style wants).
+    first import of ``widgets`` (and a blank line, as the imports' style wants). A block that
+    only imports names from ``widgets`` gets ``import widgets`` too, where import sorting puts
+    it: just before the first ``from widgets import``.
 
     >>> with_widget_language("import widgets\\nimport numpy\\n\\nx = 1", "ru")
     'import widgets\\nimport numpy\\n\\nwidgets.set_language("ru")\\n\\nx = 1'
+    >>> with_widget_language("import math\\nfrom widgets import draw", "ru")
+    'import math\\nimport widgets\\nfrom widgets import draw\\n\\nwidgets.set_language("ru")'
     """
-    return WIDGETS_IMPORT.sub(
-        lambda imports: imports[0] + LANGUAGE_GAP + set_language_line(lang), code, count=1
-    )
+    lines = code.split("\n")
+    first = next((i for i, line in enumerate(lines) if WIDGETS_IMPORT.match(line)), None)
+    if first is None:
+        return code
+    start = end = first
+    while start > 0 and IMPORT.match(lines[start - 1]):
+        start -= 1
+    while end + 1 < len(lines) and IMPORT.match(lines[end + 1]):
+        end += 1
+    if not any(PLAIN_WIDGETS_IMPORT.match(line) for line in lines[start : end + 1]):
+        lines.insert(first, ADDED_IMPORT)
+        end += 1
+    lines[end] += LANGUAGE_GAP + set_language_line(lang)
+    return "\n".join(lines)
 
 
 def without_widget_language(code: str, lang: str) -> str:
-    """``code`` as it was before :func:`with_widget_language`.
+    """``code`` as it was before :func:`with_widget_language` (for code whose block of imports
+    did not already hold ``import widgets`` just before a ``from widgets import``, which no
+    lesson does: undoing cannot tell that one from the line the build adds).
 
     >>> without_widget_language(with_widget_language("import widgets\\nx = 1", "ru"), "ru")
     'import widgets\\nx = 1'
+    >>> without_widget_language(with_widget_language("from widgets import draw", "ru"), "ru")
+    'from widgets import draw'
     """
-    return code.replace(LANGUAGE_GAP + set_language_line(lang), "", 1)
+    code = code.replace(LANGUAGE_GAP + set_language_line(lang), "", 1)
+    return code.replace(ADDED_IMPORT + "\nfrom widgets", "from widgets", 1)
 
 
 # --------------------------------------------------------------------------- catalogs
@@ -524,7 +547,7 @@ def built_notebook(source: Path, lang: str, catalog: Catalog) -> nbformat.Notebo
             cell.source = with_links_for(translate_markdown(cell.source, done.get), source, lang)
         elif cell.cell_type == "code":
             cell.source = translate_comments(cell.source, done.get)
-            if not widgets_told and WIDGETS_IMPORT.search(cell.source):
+            if not widgets_told and any(map(WIDGETS_IMPORT.match, cell.source.splitlines())):
                 cell.source = with_widget_language(cell.source, lang)
                 widgets_told = True
     nb.metadata.setdefault("minigrad", {})["language"] = lang
