@@ -102,7 +102,11 @@ FIRST_UID = 27001  # the class's uids: FIRST_UID, FIRST_UID + 1, ...
 
 def nss_wrapper() -> Path | None:
     """nss_wrapper's library (Debian: libnss-wrapper), wherever this system keeps it."""
-    found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
+    try:
+        found = subprocess.run([ldconfig, "-p"], capture_output=True, text=True).stdout
+    except OSError:
+        found = ""
     for line in found.splitlines():
         if line.strip().startswith("libnss_wrapper.so"):
             return Path(line.rsplit("=>", 1)[1].strip())
