@@ -285,6 +285,10 @@ def test_no_student_reaches_the_teachers_course_or_the_other_students_work(class
     hub = class_run.hub
     if not hub.own_uids:
         pytest.skip(f"every server runs as one user here: {hub.why_one_uid}")
+    # nbgrader's collect checks that each submission's folder is owned by the student it names
+    # (the servers' own uids, named as the students): it warns about none.
+    collected = next(out for line, out in class_run.teacher_printed.items() if "collect" in line)
+    assert "Processing 2 submissions" in collected and "cheating attempt" not in collected
     course = class_run.course
     inbound = hub.exchange / COURSE_ID / "inbound"
     for name, other in [(HONEST, WRONG_AND_CHEATING), (WRONG_AND_CHEATING, HONEST)]:
