@@ -43,7 +43,7 @@ else
 fi
 
 say() { echo "bootstrap: $*"; }
-nss_wrapper_installed() { [[ "$(ldconfig -p 2>/dev/null)" == *libnss_wrapper.so* ]]; }
+nss_wrapper_installed() { compgen -G "/usr/lib*/libnss_wrapper.so" || compgen -G "/usr/lib/*/libnss_wrapper.so"; } >/dev/null
 warn() { echo "bootstrap: WARNING: $*" >&2; }
 die() {
     echo "bootstrap: ERROR: $*" >&2

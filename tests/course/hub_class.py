@@ -96,21 +96,16 @@ class OwnUidSpawner(SimpleLocalProcessSpawner):
 
 c.JupyterHub.spawner_class = OwnUidSpawner
 """
-NSS_WRAPPER = Path("/usr/lib/x86_64-linux-gnu/libnss_wrapper.so")
 FIRST_UID = 27001  # the class's uids: FIRST_UID, FIRST_UID + 1, ...
 
 
 def nss_wrapper() -> Path | None:
-    """nss_wrapper's library (Debian: libnss-wrapper), wherever this system keeps it."""
-    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
-    try:
-        found = subprocess.run([ldconfig, "-p"], capture_output=True, text=True).stdout
-    except OSError:
-        found = ""
-    for line in found.splitlines():
-        if line.strip().startswith("libnss_wrapper.so"):
-            return Path(line.rsplit("=>", 1)[1].strip())
-    return NSS_WRAPPER if NSS_WRAPPER.exists() else None
+    """nss_wrapper's library (Debian: libnss-wrapper), wherever this system keeps it (an
+    LD_PRELOAD library, not in ldconfig's cache)."""
+    for pattern in ["lib*/libnss_wrapper.so", "lib/*/libnss_wrapper.so"]:
+        for found in sorted(Path("/usr").glob(pattern)):
+            return found
+    return None
 
 
 def folders_python_needs() -> list[Path]:
