@@ -462,17 +462,20 @@ def start_hub(root: Path, teacher: str, students: list[str], course_files: dict[
     )
     hub = Hub(root, port, process, marker, own_uids=uids, why_one_uid=why_one_uid)
     deadline = time.monotonic() + 120
-    while True:
-        hub.check_running()
-        try:
-            if requests.get(f"{hub.api}/", timeout=5).status_code == 200:
-                return hub
-        except requests.ConnectionError:
-            pass
-        if time.monotonic() > deadline:
-            hub.stop()
-            raise AssertionError(f"the hub did not answer:\n{hub.log()[-4000:]}")
-        time.sleep(0.5)
+    try:
+        while True:
+            hub.check_running()
+            try:
+                if requests.get(f"{hub.api}/", timeout=5).status_code == 200:
+                    return hub
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the hub did not answer:\n{hub.log()[-4000:]}")
+            time.sleep(0.5)
+    except BaseException:
+        hub.stop()  # the proxy may have started before the hub failed
+        raise
 
 
 def class_folder() -> Path:

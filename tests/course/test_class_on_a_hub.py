@@ -148,20 +148,21 @@ def class_run():
     if proxy_program() is None:
         pytest.skip("configurable-http-proxy is not installed: make bootstrap installs it")
     root = class_folder()
-    hub = start_hub(
-        root,
-        TEACHER_NAME,
-        [HONEST, WRONG_AND_CHEATING],
-        {
-            f"{COURSE}/nbgrader_config.py": TEACHER / "nbgrader_config.py",
-            f"{COURSE}/source/{SET}": SOURCES / SET,
-            f"{CLONE}/notebooks/exercises/.keep": Path(__file__),
-        },
-    )
+    hub = None
     try:
+        hub = start_hub(
+            root,
+            TEACHER_NAME,
+            [HONEST, WRONG_AND_CHEATING],
+            {
+                f"{COURSE}/nbgrader_config.py": TEACHER / "nbgrader_config.py",
+                f"{COURSE}/source/{SET}": SOURCES / SET,
+            },
+        )
         yield play_the_class(hub)
     finally:
-        hub.stop()
+        if hub is not None:
+            hub.stop()  # the hub, the proxy, every server and terminal, even after a failure
         shutil.rmtree(root, ignore_errors=True)
 
 
