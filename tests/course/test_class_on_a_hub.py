@@ -304,3 +304,8 @@ def test_no_student_reaches_the_teachers_course_or_the_other_students_work(class
         ]:
             status, printed = student.terminal(command)
             assert status != 0 and "Permission denied" in printed, (name, command, printed)
+        # What is theirs to read, they read: the released set and their own home.
+        released = hub.exchange / COURSE_ID / "outbound" / SET / f"{SET}.ipynb"
+        for command in [f"head -c 100 {released}", f"ls {hub.home(name) / SET}"]:
+            status, printed = student.terminal(command)
+            assert status == 0 and "Permission denied" not in printed, (name, command, printed)
