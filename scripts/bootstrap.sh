@@ -11,7 +11,9 @@
 #   4. Chromium for the browser tests, only when asked for;
 #   5. Jupyter settings (scripts/jupyter_settings.py): widget state saved, Markdown opens as
 #      its preview, no news toast, pinned script versions for "Export as HTML";
-#   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel.
+#   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel;
+#   7. with the course extra, configurable-http-proxy (npm registry) into the venv, for the
+#      test of a class on a JupyterHub (and, as root, nss_wrapper from apt, with bubblewrap).
 #
 # Environment:
 #   MINIGRAD_REQUIRE_ALL=1  everything the full suite needs: extras lab,dev,oracle,course
@@ -41,6 +43,7 @@ else
 fi
 
 say() { echo "bootstrap: $*"; }
+nss_wrapper_installed() { compgen -G "/usr/lib*/libnss_wrapper.so" || compgen -G "/usr/lib/*/libnss_wrapper.so"; } >/dev/null
 warn() { echo "bootstrap: WARNING: $*" >&2; }
 die() {
     echo "bootstrap: ERROR: $*" >&2
@@ -91,6 +94,11 @@ fi
 if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
     apt_packages+=(bubblewrap)
 fi
+# The test of a class on a JupyterHub runs each user's server as a uid of its own that no
+# system user holds; nss_wrapper gives those uids their names (tests/course/hub_class.py).
+if [[ "$EXTRAS" == *course* && "$(id -u)" == 0 ]] && ! nss_wrapper_installed; then
+    apt_packages+=(libnss-wrapper)
+fi
 
 if ((${#apt_packages[@]})); then
     if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
@@ -106,6 +114,14 @@ if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
     msg="bubblewrap (bwrap) is not installed: autograde grades without a sandbox and the
     isolation tests skip (fail under MINIGRAD_REQUIRE_ALL=1).
     Install it with: sudo apt-get install bubblewrap"
+    [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+    warn "$msg"
+fi
+
+if [[ "$EXTRAS" == *course* && "$(id -u)" == 0 ]] && ! nss_wrapper_installed; then
+    msg="nss_wrapper (libnss-wrapper) is not installed: the JupyterHub test runs every user's
+    server as one user and skips its isolation test (fails under MINIGRAD_REQUIRE_ALL=1).
+    Install it with: apt-get install libnss-wrapper"
     [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
     warn "$msg"
 fi
@@ -134,4 +150,26 @@ else
     Install Node.js (sudo apt-get install npm, brew install node)."
     [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
     warn "$msg"
+fi
+
+# --- 7. configurable-http-proxy, the proxy in front of a JupyterHub, for the course's test of
+# a class on a hub (tests/course/test_class_on_a_hub.py). From the npm registry into the venv,
+# never globally, and only when no such program is found; linked into the venv's bin/, where
+# the test looks first.
+CHP_VERSION=5
+chp_folder="$VENV/share/configurable-http-proxy"
+if [[ "$EXTRAS" == *course* && ! -x "$VENV/bin/configurable-http-proxy" ]] &&
+    ! command -v configurable-http-proxy >/dev/null; then
+    if command -v npm >/dev/null &&
+        say "npm install configurable-http-proxy@$CHP_VERSION into $chp_folder" &&
+        npm install --silent --no-audit --no-fund --prefix "$chp_folder" \
+            "configurable-http-proxy@$CHP_VERSION" >/dev/null; then
+        ln -sf "../share/configurable-http-proxy/node_modules/.bin/configurable-http-proxy" \
+            "$VENV/bin/configurable-http-proxy"
+    else
+        msg="could not install configurable-http-proxy (npm, the npm registry): the JupyterHub
+    test skips (fails under MINIGRAD_REQUIRE_ALL=1). Install Node.js and npm, then re-run."
+        [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
+        warn "$msg"
+    fi
 fi

@@ -33,6 +33,7 @@ NOT_FOR_STUDENTS = {
     "nbval",
     "hypothesis",
     "nbgrader",  # and with it its Create Assignment and Formgrader extensions
+    "jupyterhub",  # the course's test of a class on a hub
     "torch",
 }
 # What the lessons need: JupyterLab (the front end make lab starts), Notebook 7, a kernel,
