@@ -130,14 +130,19 @@ format: bootstrap
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The widgets' catalogs (docs/translating.md): extract every word from widgets/ into the
-# template, then merge it into the Russian and Chinese catalogs (new entries arrive empty,
+# The widgets' and the course checks' catalogs (docs/translating.md): extract every word from
+# widgets/ and minigrad_course/ into their templates, then merge each into its Russian and Chinese catalogs (new entries arrive empty,
 # changed ones fuzzy: the catalog test fails until a translator has seen them).
 catalogs: bootstrap
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k plot_gettext -c TRANSLATORS: --add-location=file --sort-by-file \
 	    --project=minigrad --copyright-holder="minigrad contributors" -o widgets/locale/widgets.pot .
 	$(BIN)/pybabel update -i widgets/locale/widgets.pot -d widgets/locale -D widgets \
 	    --ignore-obsolete --previous
+	$(BIN)/pybabel extract -F babel_course.cfg -c TRANSLATORS: --add-location=file --sort-by-file \
+	    --project=minigrad --copyright-holder="minigrad contributors" \
+	    -o minigrad_course/locale/minigrad_course.pot .
+	$(BIN)/pybabel update -i minigrad_course/locale/minigrad_course.pot -d minigrad_course/locale \
+	    -D minigrad_course --ignore-obsolete --previous
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

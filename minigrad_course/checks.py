@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 import minigrad as mg
+from minigrad_course.i18n import _, ngettext
 
 __all__ = [
     "fingerprint",
@@ -77,21 +78,48 @@ _ROUNDS = 20_000
 
 
 # --------------------------------------------------------------------------- verdicts
+# Every sentence is one catalog entry with named placeholders (minigrad_course/i18n.py,
+# docs/translating.md): the name, the student's value and the exercise's hint are filled in
+# as they come, never translated.
 def _correct(name: str) -> None:
-    print(f"{CORRECT} {name}: correct")
+    print(f"{CORRECT} " + _("{name}: correct").format(name=name))
 
 
-def _fail(name: str, message: str, hint: str = "") -> None:
+def _fail(sentence: str, hint: str = "") -> None:
+    """Raise the failure ``sentence`` (already in the student's language), with the hint."""
     __tracebackhide__ = True  # IPython then shows the student's cell and the message, not this file
-    text = f"{WRONG} {name}{message}"
     if hint:
-        text += f" Hint: {hint}"
-    raise AssertionError(text)
+        sentence = _("{sentence} Hint: {hint}").format(sentence=sentence, hint=hint)
+    raise AssertionError(f"{WRONG} {sentence}")
 
 
-def _unanswered(name: str, why: str = "replace the placeholder with your answer") -> None:
+def _unanswered(name: str) -> None:
     __tracebackhide__ = True
-    _fail(name, f": not answered yet ({why}).")
+    sentence = _("{name}: not answered yet (replace the placeholder with your answer).")
+    _fail(sentence.format(name=name))
+
+
+def _still_raises(name: str) -> None:
+    __tracebackhide__ = True
+    sentence = _("{name}: not answered yet (the function still raises NotImplementedError).")
+    _fail(sentence.format(name=name))
+
+
+def _raised(name: str, error: BaseException, hint: str) -> None:
+    __tracebackhide__ = True
+    sentence = _("{name} raised {error_type}: {error}.")
+    _fail(sentence.format(name=name, error_type=type(error).__name__, error=error), hint)
+
+
+def _not_a_function(name: str, answer: Any, hint: str) -> None:
+    __tracebackhide__ = True
+    sentence = _("{name} should be a function, not {type}.")
+    _fail(sentence.format(name=name, type=type(answer).__name__), hint)
+
+
+def _at(name: str, point: Any) -> str:
+    """The name of a function's result at one point: ``my_cos at 0.5``."""
+    return _("{name} at {point}").format(name=name, point=repr(point))
 
 
 def _one_mode(fingerprint: Any, expected: Any) -> None:
@@ -117,7 +145,27 @@ def _student_code(name: str) -> Iterator[None]:
             notes = [f"{w.category.__name__}: {w.message}" for w in caught]
             notes += [line for line in stderr.getvalue().splitlines() if line.strip()]
             for note in dict.fromkeys(notes):  # each note once, in order
-                print(f"note: {name} wrote {note!r} (a warning costs no marks)")
+                print(note_line(name, repr(note)))
+
+
+def note_line(name: str, note: str) -> str:
+    """The line that repeats a warning or a write to stderr on stdout, as a note.
+
+    >>> note_line("f", "'UserWarning: slow'")
+    "note: f wrote 'UserWarning: slow' (a warning costs no marks)"
+    """
+    return _("note: {name} wrote {note} (a warning costs no marks)").format(name=name, note=note)
+
+
+def is_note_line(line: str) -> bool:
+    """Whether a printed line is a note: it begins as :func:`note_line`'s do in the language
+    spoken now (with the words before the first placeholder).
+
+    >>> is_note_line(note_line("f", "'x'")), is_note_line("✔ f: correct")
+    (True, False)
+    """
+    opening = _("note: {name} wrote {note} (a warning costs no marks)").split("{", 1)[0]
+    return line.startswith(opening.rstrip())
 
 
 # --------------------------------------------------------------------------- fingerprints
@@ -296,12 +344,10 @@ def _numeric_verdict(
     __tracebackhide__ = True
     got = _as_array(answer)
     if got is None:
-        _fail(
-            name,
-            f" should be a number (or a list, array or tensor of numbers), "
-            f"not {type(answer).__name__} {_short(answer)}.",
-            hint,
+        sentence = _(
+            "{name} should be a number (or a list, array or tensor of numbers), not {type} {value}."
         )
+        _fail(sentence.format(name=name, type=type(answer).__name__, value=_short(answer)), hint)
     if expected is not None:
         want = _as_array(expected)
         if want is None:
@@ -313,9 +359,21 @@ def _numeric_verdict(
         return _correct(name)
     specific = _mistake_hint(got, mistakes, tol)
     if _shape_text(got.shape) != shape:
-        wanted = "a single number" if shape == "" else f"shape ({shape.replace('x', ', ')})"
-        _fail(name, f" has shape {tuple(got.shape)}, but should be {wanted}.", specific or hint)
-    _fail(name, f" = {_text(got)} is not right.", specific or hint)
+        if shape == "":
+            sentence = _("{name} has shape {shape}, but should be a single number.")
+        else:
+            sentence = _("{name} has shape {shape}, but should be shape {expected_shape}.")
+        wanted = f"({shape.replace('x', ', ')})"
+        _fail(
+            sentence.format(name=name, shape=tuple(got.shape), expected_shape=wanted),
+            specific or hint,
+        )
+    _wrong_value(name, _text(got), specific or hint)
+
+
+def _wrong_value(name: str, value: str, hint: str) -> None:
+    __tracebackhide__ = True
+    _fail(_("{name} = {value} is not right.").format(name=name, value=value), hint)
 
 
 def _text(array: np.ndarray) -> str:
@@ -392,7 +450,7 @@ made z.
     if right:
         return _correct(name)
     specific = _mistake_hint(answer, common_mistakes, 0.0) or hint
-    _fail(name, f" = {_short(answer)} is not right.", specific)
+    _wrong_value(name, _short(answer), specific)
 
 
 # --------------------------------------------------------------------------- gradients
@@ -401,7 +459,8 @@ def _tensor_or_fail(name: str, tensor: Any, hint: str) -> None:
     if tensor is None:
         _unanswered(name)
     if not isinstance(tensor, mg.Tensor):
-        _fail(name, f" should be a tensor, not {type(tensor).__name__}.", hint)
+        sentence = _("{name} should be a tensor, not {type}.")
+        _fail(sentence.format(name=name, type=type(tensor).__name__), hint)
 
 
 def check_grad(
@@ -427,13 +486,17 @@ requires_grad=True, then call backward() on a result that depends on it.
     _one_mode(fingerprint, expected)
     _tensor_or_fail(name, tensor, hint)
     if tensor.grad is None:
-        why = (
-            "it was never computed. Create the tensor with requires_grad=True, then call "
-            "backward() on a result that depends on it."
-            if not tensor.requires_grad
-            else "it was never computed: call backward() on a result that depends on the tensor."
-        )
-        _fail(name, f" is None: {why}", hint)
+        if not tensor.requires_grad:
+            sentence = _(
+                "{name} is None: it was never computed. Create the tensor with "
+                "requires_grad=True, then call backward() on a result that depends on it."
+            )
+        else:
+            sentence = _(
+                "{name} is None: it was never computed: call backward() on a result that "
+                "depends on the tensor."
+            )
+        _fail(sentence.format(name=name), hint)
     _numeric_verdict(
         name, tensor.grad, fingerprint, expected, tol=tol, hint=hint, mistakes=common_mistakes
     )
@@ -452,7 +515,8 @@ def check_grad_is_none(name: str, tensor: Any, *, hint: str = "") -> None:
     __tracebackhide__ = True
     _tensor_or_fail(name, tensor, hint)
     if tensor.grad is not None:
-        _fail(name, f" should be None, not {tensor.grad!r}.", hint)
+        sentence = _("{name} should be None, not {value}.")
+        _fail(sentence.format(name=name, value=repr(tensor.grad)), hint)
     _correct(name)
 
 
@@ -473,7 +537,8 @@ def _forbidding(
         watch = _CallWatch(forbidden)
         result = watch.run(lambda: use(function, point))
         if watch.used:
-            raise AssertionError(f"it uses {', '.join(watch.used)}, which this exercise rules out")
+            message = _("it uses {functions}, which this exercise rules out")
+            raise AssertionError(message.format(functions=", ".join(watch.used)))
         return result
 
     return watched
@@ -484,15 +549,14 @@ def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
     results = []
     for point in points:
         try:
-            with _student_code(f"{name} at {point!r}"):
+            with _student_code(_at(name, point)):
                 results.append(use(function, point))
         except NotImplementedError:
-            _unanswered(name, "the function still raises NotImplementedError")
+            _still_raises(name)
         except AssertionError as problem:  # the `call` found something wrong with the result
-            _fail(f"{name} at {point!r}", f": {problem}", hint)
+            _fail(_("{name}: {problem}").format(name=_at(name, point), problem=problem), hint)
         except Exception as error:  # noqa: BLE001 - the student's error is the feedback
-            message = f" raised {type(error).__name__}: {error}."
-            _fail(f"{name} at {point!r}", message, _error_hint(error, mistakes, hint))
+            _raised(_at(name, point), error, _error_hint(error, mistakes, hint))
     return results
 
 
@@ -560,19 +624,20 @@ def function_results(
     if answer is None:
         _unanswered(name)
     if not callable(answer):
-        _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
+        _not_a_function(name, answer, hint)
     if forbidden:
         use = _forbidding(use, forbidden)
     results = _call_all(name, answer, points, use, common_mistakes, hint)
     arrays = []
     for point, got in zip(points, results):
         if got is None:
-            _fail(f"{name} at {point!r}", " returned None: did you forget `return`?", hint)
+            sentence = _("{name} returned None: did you forget `return`?")
+            _fail(sentence.format(name=_at(name, point)), hint)
         array = _as_array(got)
         if array is None:
+            sentence = _("{name} should give numbers, not {type} {value}.")
             _fail(
-                f"{name} at {point!r}",
-                f" should give numbers, not {type(got).__name__} {_short(got)}.",
+                sentence.format(name=_at(name, point), type=type(got).__name__, value=_short(got)),
                 hint,
             )
         arrays.append(array)
@@ -602,7 +667,8 @@ def compare_function_results(
     __tracebackhide__ = True
     _one_mode(fingerprints, expected)
     if len(results) != len(points):
-        _fail(name, f" gave {len(results)} results for {len(points)} points.", hint)
+        sentence = _("{name} gave {results} results for {points} points.")
+        _fail(sentence.format(name=name, results=len(results), points=len(points)), hint)
     wanted = expected if expected is not None else fingerprints
     wrong = []
     for point, array, want in zip(points, results, wanted):
@@ -610,7 +676,7 @@ def compare_function_results(
             want_array = _as_array(want)
             right = want_array is not None and _close(array, want_array, tol)
         else:
-            right, _ = _matches_number_fingerprint(array, want)
+            right = _matches_number_fingerprint(array, want)[0]
         if not right:
             wrong.append((point, array))
     if not wrong:
@@ -632,7 +698,7 @@ def compare_function_results(
             specific = mistake_hint
             break
     point, array = wrong[0]
-    _fail(f"{name} at {point!r}", f" = {_text(array)} is not right.", specific)
+    _wrong_value(_at(name, point), _text(array), specific)
 
 
 def check_raises(
@@ -652,19 +718,20 @@ def check_raises(
     if action is None:
         _unanswered(name)
     if not callable(action):
-        _fail(name, f" should be a function, not {type(action).__name__}.", hint)
+        _not_a_function(name, action, hint)
     try:
         with _student_code(name):
             action()
     except NotImplementedError:
-        _unanswered(name, "the function still raises NotImplementedError")
+        _still_raises(name)
     except exception as error:
         if match in str(error):
             return _correct(name)
-        _fail(name, f" raised {type(error).__name__}, with another message: {error}", hint)
+        sentence = _("{name} raised {error_type}, with another message: {error}")
+        _fail(sentence.format(name=name, error_type=type(error).__name__, error=error), hint)
     except Exception as error:  # noqa: BLE001 - the wrong error is the feedback
-        _fail(name, f" raised {type(error).__name__}: {error}.", hint)
-    _fail(name, " raised nothing.", hint)
+        _raised(name, error, hint)
+    _fail(_("{name} raised nothing.").format(name=name), hint)
 
 
 def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint: str = "") -> None:
@@ -683,16 +750,19 @@ def check_gradcheck(name: str, answer: Any, inputs: Sequence[mg.Tensor], *, hint
     is_function_class = isinstance(answer, type) and issubclass(answer, mg.autograd.Function)
     func = answer.apply if is_function_class else answer
     if not callable(func):
-        _fail(name, f" should be a function or a Function class, not {_short(answer)}.", hint)
+        sentence = _("{name} should be a function or a Function class, not {value}.")
+        _fail(sentence.format(name=name, value=_short(answer)), hint)
     try:
         with _student_code(name):
             passed = mg.autograd.gradcheck(func, list(inputs), raise_exception=False)
     except NotImplementedError:
-        _unanswered(name, "its code still raises NotImplementedError")
+        sentence = _("{name}: not answered yet (its code still raises NotImplementedError).")
+        _fail(sentence.format(name=name))
     except Exception as error:  # noqa: BLE001 - the student's error is the feedback
-        _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+        _raised(name, error, hint)
     if not passed:
-        _fail(name, " fails gradcheck: its backward disagrees with finite differences.", hint)
+        sentence = _("{name} fails gradcheck: its backward disagrees with finite differences.")
+        _fail(sentence.format(name=name), hint)
     _correct(name)
 
 
@@ -738,7 +808,7 @@ class _CallWatch:
         finally:
             sys.setprofile(previous)
         if not still_watching:
-            raise AssertionError("it switched off the profiler that watches its calls")
+            raise AssertionError(_("it switched off the profiler that watches its calls"))
         return result
 
 
@@ -771,7 +841,7 @@ of size 300 than for size 10.
     if answer is None:
         _unanswered(name)
     if not callable(answer):
-        _fail(name, f" should be a function, not {type(answer).__name__}.", hint)
+        _not_a_function(name, answer, hint)
     small, large = sizes
     depths = []
     for size in sizes:
@@ -782,19 +852,23 @@ of size 300 than for size 10.
                 watch.run(lambda: answer(argument))  # noqa: B023 - run before the next size
                 depths.append(watch.deepest)
         except NotImplementedError:
-            _unanswered(name, "the function still raises NotImplementedError")
+            _still_raises(name)
         except RecursionError:
             depths.append(sys.getrecursionlimit())
         except AssertionError as problem:
-            _fail(name, f": {problem}.", hint)
+            _fail(_("{name}: {problem}.").format(name=name, problem=problem), hint)
         except Exception as error:  # noqa: BLE001 - the student's error is the feedback
-            _fail(name, f" raised {type(error).__name__}: {error}.", hint)
+            _raised(name, error, hint)
     growth = depths[1] - depths[0]
     # A loop's depth does not depend on the size; recursion adds a level per item or more.
     if growth > (large - small) // 4:
-        message = (
-            f" calls itself: its calls go {growth} levels deeper for an input of size {large} "
-            f"than for size {small}."
+        # TRANSLATORS: both English forms say "levels", as this message always has.
+        sentence = ngettext(
+            "{name} calls itself: its calls go {growth} levels deeper for an input of size "
+            "{large} than for size {small}.",
+            "{name} calls itself: its calls go {growth} levels deeper for an input of size "
+            "{large} than for size {small}.",
+            growth,
         )
-        _fail(name, message, hint)
+        _fail(sentence.format(name=name, growth=growth, large=large, small=small), hint)
     _correct(name)

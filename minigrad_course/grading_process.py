@@ -78,7 +78,7 @@ def measure(kind: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
             with contextlib.redirect_stdout(printed):
                 getattr(checks, kind)(name, **arguments)
         finally:
-            notes = [line for line in printed.getvalue().splitlines() if line.startswith("note:")]
+            notes = [line for line in printed.getvalue().splitlines() if checks.is_note_line(line)]
             for line in notes:
                 print(line)
         return {"passed": True}

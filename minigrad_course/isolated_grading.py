@@ -64,6 +64,7 @@ from minigrad_course.hidden_tests import (
     split_hidden_tests,
     visible_part_of,
 )
+from minigrad_course.i18n import _, _normalise, speaking
 
 __all__ = ["GradeInIsolation", "judge", "sandbox_command"]
 
@@ -123,9 +124,22 @@ def judge(kind: str, name: str, teacher: dict[str, Any], data: Any) -> None:
     elif kind in MEASURED_IN_THE_STUDENT_PROCESS:
         if data != {"passed": True}:
             raise ValueError("a measured check with neither a pass nor a failure")
-        print(f"{checks.CORRECT} {name}: correct")
+        checks._correct(name)
     else:
         raise ValueError(f"an answer for an unknown check {kind!r}")
+
+
+def notebook_language(nb: Any) -> str:
+    """The language a notebook asks for in ``metadata.minigrad.language``, else English.
+
+    >>> import nbformat
+    >>> notebook = nbformat.v4.new_notebook(metadata={"minigrad": {"language": "zh-Hans"}})
+    >>> notebook_language(notebook), notebook_language(nbformat.v4.new_notebook())
+    ('zh_CN', 'en')
+    """
+    minigrad = nb.get("metadata", {}).get("minigrad", {})
+    code = minigrad.get("language") if isinstance(minigrad, dict) else None
+    return (_normalise(code) if isinstance(code, str) else None) or "en"
 
 
 def _list(value: Any) -> list:
@@ -187,7 +201,7 @@ def python_folders() -> list[Path]:
 
 
 def sandbox_command(
-    bwrap: str, work: Path, hidden: list[Path], program_args: list[str]
+    bwrap: str, work: Path, hidden: list[Path], program_args: list[str], language: str = "en"
 ) -> list[str]:
     """The ``bwrap`` command that runs ``program_args`` in the sandbox for ``work``.
 
@@ -214,14 +228,18 @@ def sandbox_command(
     command += ["--bind", str(work / "answers"), "/tmp/answers"]
     command += ["--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
     command += ["--die-with-parent", "--new-session", "--clearenv"]
-    for name, value in _sandbox_environment("/tmp/submission", "/tmp/grading/site").items():
+    environment = _sandbox_environment("/tmp/submission", "/tmp/grading/site", language)
+    for name, value in environment.items():
         command += ["--setenv", name, value]
     command += ["--chdir", "/tmp/submission", "--", *program_args]
     return command
 
 
-def _sandbox_environment(home: str, site: str) -> dict[str, str]:
+def _sandbox_environment(home: str, site: str, language: str = "en") -> dict[str, str]:
+    """The student's process's whole environment; its locale speaks the notebook's language
+    (the checks' messages that it writes itself: minigrad_course/i18n.py)."""
     return {
+        "LANGUAGE": language,
         "HOME": home,
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "PYTHONPATH": site,
@@ -386,7 +404,9 @@ class GradeInIsolation(NbGraderPreprocessor):
                 hidden += _hide_all_but(folder, needed)
         return list(dict.fromkeys(hidden))
 
-    def _run_answers(self, program: dict, submission: Path) -> tuple[Any, list[str], str]:
+    def _run_answers(
+        self, program: dict, submission: Path, language: str = "en"
+    ) -> tuple[Any, list[str], str]:
         """(the answers report or None, flags, how isolated) for one submission."""
         flags: list[str] = []
         with tempfile.TemporaryDirectory(prefix="minigrad-grading-") as folder:
@@ -409,7 +429,8 @@ class GradeInIsolation(NbGraderPreprocessor):
             if bwrap is not None:
                 isolation = "bwrap"
                 args = [*runner, "/tmp/grading/program/program.json", "/tmp/answers/answers.json"]
-                command = sandbox_command(bwrap, work, self._hidden_folders(submission), args)
+                hidden = self._hidden_folders(submission)
+                command = sandbox_command(bwrap, work, hidden, args, language)
                 cwd, env = str(work), {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
             else:
                 isolation = "none"
@@ -417,7 +438,7 @@ class GradeInIsolation(NbGraderPreprocessor):
                 program_file = work / "program" / "program.json"
                 command = [*runner, str(program_file), str(work / "answers" / "answers.json")]
                 cwd = str(work / "submission")
-                env = _sandbox_environment(cwd, str(work / "site"))
+                env = _sandbox_environment(cwd, str(work / "site"), language)
             try:
                 done = subprocess.run(
                     command, cwd=cwd, env=env, capture_output=True, timeout=self.timeout
@@ -452,17 +473,21 @@ class GradeInIsolation(NbGraderPreprocessor):
         program, key_program, kinds = self._programs(nb, resources)
         key = self._key(key_program)
         submission = Path(resources["metadata"]["path"]).resolve()
-        report, flags, isolation = self._run_answers(program, submission)
+        # The checks' messages in the notebook's own language (its metadata), else English:
+        # never the grading machine's locale. Only the words change, never a verdict.
+        language = notebook_language(nb)
+        report, flags, isolation = self._run_answers(program, submission, language)
         ran, records = self._read_report(report, kinds, flags)
-        for step in program["steps"]:
-            cell = nb.cells[step["cell"]]
-            this = ran.get(step["cell"])
-            if step["grade_id"] is None:
-                cell.outputs = self._plain_outputs(this)
-            else:
-                cell.outputs = self._graded_outputs(
-                    step["grade_id"], this, kinds, key, records, flags
-                )
+        with speaking(language):
+            for step in program["steps"]:
+                cell = nb.cells[step["cell"]]
+                this = ran.get(step["cell"])
+                if step["grade_id"] is None:
+                    cell.outputs = self._plain_outputs(this)
+                else:
+                    cell.outputs = self._graded_outputs(
+                        step["grade_id"], this, kinds, key, records, flags
+                    )
         flags = list(dict.fromkeys(flags))
         nb.metadata["minigrad_grading"] = {"isolation": isolation, "flags": flags}
         where = f"{resources['nbgrader'].get('student')}/{resources['nbgrader']['notebook']}"
@@ -530,19 +555,24 @@ class GradeInIsolation(NbGraderPreprocessor):
         if run is not None:
             notes += run.get("stdout", "") if isinstance(run.get("stdout"), str) else ""
             stderr = run.get("stderr", "") if isinstance(run.get("stderr"), str) else ""
-            notes += "".join(f"note: {line}\n" for line in stderr.splitlines() if line.strip())
+            notes += "".join(
+                _("note: {line}").format(line=line) + "\n"
+                for line in stderr.splitlines()
+                if line.strip()
+            )
         printed = io.StringIO()
         error = None
         for index, kind in enumerate(kinds[grade_id]):
             if (grade_id, index) not in records:
                 error = self._error_of(run)
                 if error is None and run is None:
-                    error = ("GradingError", "this cell never ran: the process stopped before it")
+                    never_ran = _("this cell never ran: the process stopped before it")
+                    error = ("GradingError", never_ran)
                 elif error is None:
                     flags.append("process did not send back the answers of every check")
-                    error = ("GradingError", "the answers of this check never came back")
+                    error = ("GradingError", _("the answers of this check never came back"))
                 break
-            _, name, teacher = key[grade_id, index]
+            name, teacher = key[grade_id, index][1:]
             try:
                 with contextlib.redirect_stdout(printed):
                     judge(kind, name, dict(teacher), records[grade_id, index])
@@ -551,7 +581,7 @@ class GradeInIsolation(NbGraderPreprocessor):
                 break
             except (ValueError, TypeError, KeyError) as malformed:
                 flags.append(f"process sent back malformed answers ({malformed})")
-                error = ("GradingError", "the answers of this check came back malformed")
+                error = ("GradingError", _("the answers of this check came back malformed"))
                 break
         else:
             error = self._error_of(run)  # every check passed, but the cell raised after them
