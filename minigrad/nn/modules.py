@@ -60,6 +60,18 @@ def _typename(value: Any) -> str:
     return type(value).__name__
 
 
+def _check_name(kind: str, name: Any, *, shown_in_dot_error: bool = False) -> None:
+    """Refuse a name a registry cannot hold, as PyTorch does: ``state_dict`` keys join names
+    with dots, so a dot would make two entries one (``"a.b"`` of a child ``a``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+    if "." in name:
+        got = f", got: {name}" if shown_in_dot_error else ""
+        raise KeyError(f'{kind} name can\'t contain "."{got}')
+    if name == "":
+        raise KeyError(f'{kind} name can\'t be empty string ""')
+
+
 def _add_indent(text: str, spaces: int) -> str:
     """Indent every line but the first: a child's repr nested inside its parent's."""
     first, *rest = text.split("\n")
@@ -109,6 +121,8 @@ class Module:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self.__dict__.pop(name, None)
             modules.pop(name, None)
+            self._buffers.pop(name, None)
+            self._non_persistent_buffers.discard(name)
             self.register_parameter(name, value)
         elif parameters is not None and name in parameters:
             # `self.weight = some_tensor` would silently stop training the weight.
@@ -161,6 +175,9 @@ class Module:
         """Register ``param`` (or ``None``: a slot without a parameter) under ``name``."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name)
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(
                 f"cannot assign '{_typename(param)}' object to parameter '{name}' "
@@ -182,6 +199,7 @@ class Module:
         """
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name("buffer", name)
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
@@ -196,9 +214,20 @@ class Module:
             self._non_persistent_buffers.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
-        """Register ``module`` as a child under ``name`` (names need not be identifiers)."""
+        """Register ``module`` as a child under ``name`` (names need not be identifiers, but
+        cannot be empty or hold a dot, which joins names in ``state_dict``).
+
+        >>> from minigrad import nn
+        >>> nn.Module().add_module("layer.1", nn.Linear(1, 1))
+        Traceback (most recent call last):
+            ...
+        KeyError: 'module name can\\'t contain ".", got: layer.1'
+        """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
+        if isinstance(name, str) and hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        _check_name("module", name, shown_in_dot_error=True)
         self._modules[name] = module
 
     # -- running -------------------------------------------------------------------------

@@ -331,3 +331,32 @@ def test_zero_grad_without_set_to_none_matches_torch():
         t_opt.step()
         m_opt.step()
     assert_same_parameters(theirs, ours)
+
+
+@pytest.mark.parametrize("name", ["a.b", "", 3, "training", "forward", "ok"])
+def test_names_a_module_refuses_are_torchs(name):
+    """A dot joins names in state_dict, so a child, parameter or buffer whose name holds one
+    (or is empty, or not a string) is refused, with torch's messages and in torch's order."""
+
+    def registering(library, Parameter):
+        def run():
+            module = library.nn.Module()
+            results = []
+            for register, value in (
+                (module.add_module, library.nn.Linear(1, 1)),
+                (module.register_parameter, Parameter(library.ones(1))),
+                (module.register_buffer, library.ones(1)),
+            ):
+                try:
+                    register(name, value)
+                    results.append("registered")
+                except Exception as error:  # noqa: BLE001 - the message is what is compared
+                    results.append((type(error).__name__, same_repr(str(error))))
+            return results
+
+        return run
+
+    ours = registering(mg, nn.Parameter)()
+    assert ours == registering(torch, torch.nn.Parameter)()
+    if name == "a.b":
+        assert all(result[0] == "KeyError" for result in ours)
