@@ -481,6 +481,7 @@ class KernelTraffic:
             "console",
             lambda message: (
                 message.type in ("error", "warning")
+                and "to activate" not in message.text  # JupyterLab's slow-plugin notes
                 and self.note(f"console.{message.type}: {message.text[:200]}")
             ),
         )
