@@ -109,6 +109,21 @@ def open_lesson(page, base_url: str, token: str, name: str) -> None:
     expect_kernel_idle(page)
 
 
+def server_log_on_kernels(folder: Path) -> str:
+    """The server's log lines about kernels and their websockets (starts, connections,
+    reconnections, nudges, restarts): whether the page's kernel connection was lost."""
+    log = folder / "jupyter-lab.log"
+    if not log.exists():
+        return "(no log)"
+    words = ("ernel", "ebsocket", "Nudge", "stale", "estart")
+    lines = [
+        line
+        for line in log.read_text(errors="replace").splitlines()
+        if any(w in line for w in words)
+    ]
+    return "\n".join(lines[-40:])
+
+
 def check_rendered(page, folder: Path, name: str, traffic: object = "") -> dict[int, object]:
     """Every widget cell of the lesson shows its widget, with no text stand-in. On failure,
     ``traffic`` (a ``KernelTraffic``) says what the widget manager and the kernel did."""
@@ -133,6 +148,7 @@ def check_rendered(page, folder: Path, name: str, traffic: object = "") -> dict[
                 pytest.fail(
                     f"{name} cell {index} ({line}) drew no boxes in 60 s; it shows: {shown!r}"
                     f"\nkernel traffic and console:\n{traffic}"
+                    f"\nthe server's log on kernels:\n{server_log_on_kernels(folder)}"
                 )
             assert output.locator("svg g.node").count() >= 3, (name, line)
         text = cell.locator(".jp-OutputArea").inner_text()
