@@ -466,7 +466,17 @@ class KernelTraffic:
     websocket connections opening and closing, the widget messages on them (the control comm's
     ``request_states``/``update_states``, ``comm_info_request``/``reply``, each widget's
     ``comm_open``), the kernel's status, and the console's errors and warnings, each with its
-    time in ms since ``attach``. Read with ``str(traffic)``."""
+    time in ms since ``attach``. Read with ``str(traffic)``.
+
+    How to read it (jupyterlab-manager 5.0, ipywidgets 8): on opening, the manager restores
+    once, from the kernel (one ``comm_open jupyter.widget.control``; without ipywidgets
+    imported the kernel closes it, then a ``comm_info_request``) and then from the notebook
+    (a second ``comm_info_request``, after which the stored models exist). A second
+    ``comm_open jupyter.widget.control`` is a second restore, from the kernel only, which the
+    manager starts whenever the kernel connection becomes "connected" outside its first
+    restore (a reconnection: "websocket ... closed", "Connection lost"): it marks the
+    restore as done, and any widget whose model is not there within 2 s then shows
+    "Error displaying widget: model not found" for good."""
 
     def __init__(self) -> None:
         self.start = time.monotonic()
