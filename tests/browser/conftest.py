@@ -559,4 +559,5 @@ def lab_tools() -> SimpleNamespace:
         path_without_graphviz=path_without_graphviz,
         READ_STEPPER=READ_STEPPER,
         KernelTraffic=KernelTraffic,
+        kernel_message=kernel_message,
     )
