@@ -188,6 +188,11 @@ def browser() -> Iterator:
 def page(browser) -> Iterator:
     context = browser.new_context(viewport={"width": 1280, "height": 1700})
     page = context.new_page()
+    # MINIGRAD_CPU_THROTTLE=4 runs the page's scripts four times slower (Chromium's own CPU
+    # throttling): a slow laptop, to bring out races between the page and the kernel.
+    slowdown = float(os.environ.get("MINIGRAD_CPU_THROTTLE", "1"))
+    if slowdown > 1:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
     page.set_default_timeout(20_000)
     try:
         yield page
@@ -456,6 +461,88 @@ def wait_until_idle(page, base_url: str, token: str) -> None:
     pytest.fail(f"the kernel did not become idle in 120 s (last: {said})")
 
 
+class KernelTraffic:
+    """What the widget manager of a page did, for a failing test to say why: the page's kernel
+    websocket connections opening and closing, the widget messages on them (the control comm's
+    ``request_states``/``update_states``, ``comm_info_request``/``reply``, each widget's
+    ``comm_open``), the kernel's status, and the console's errors and warnings, each with its
+    time in ms since ``attach``. Read with ``str(traffic)``.
+
+    How to read it (jupyterlab-manager 5.0, ipywidgets 8): on opening, the manager restores
+    once, from the kernel (one ``comm_open jupyter.widget.control``; without ipywidgets
+    imported the kernel closes it, then a ``comm_info_request``) and then from the notebook
+    (a second ``comm_info_request``, after which the stored models exist). A second
+    ``comm_open jupyter.widget.control`` is a second restore, from the kernel only, which the
+    manager starts whenever the kernel connection becomes "connected" outside its first
+    restore (a reconnection: "websocket ... closed", "Connection lost"): it marks the
+    restore as done, and any widget whose model is not there within 2 s then shows
+    "Error displaying widget: model not found" for good."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.events: list[str] = []
+
+    def note(self, what: str) -> None:
+        self.events.append(f"{(time.monotonic() - self.start) * 1000:7.0f} ms  {what}")
+
+    def attach(self, page) -> KernelTraffic:
+        page.on("websocket", self._watch)
+        page.on(
+            "console",
+            lambda message: (
+                message.type in ("error", "warning")
+                and "to activate" not in message.text  # JupyterLab's slow-plugin notes
+                and self.note(f"console.{message.type}: {message.text[:200]}")
+            ),
+        )
+        return self
+
+    def _watch(self, socket) -> None:
+        if "/api/kernels/" not in socket.url:
+            return
+        kernel = socket.url.split("/api/kernels/")[1][:8]
+        self.note(f"websocket to kernel {kernel} opened")
+        socket.on("framesent", lambda frame: self._frame("sent", frame))
+        socket.on("framereceived", lambda frame: self._frame("got ", frame))
+        socket.on("close", lambda _: self.note(f"websocket to kernel {kernel} closed"))
+
+    def _frame(self, direction: str, frame: str | bytes) -> None:
+        message = kernel_message(frame)
+        if message is None:
+            return
+        kind = message.get("header", {}).get("msg_type", "?")
+        content = message.get("content") or {}
+        if kind == "comm_open":
+            kind += f" {content.get('target_name')}"
+        elif kind == "comm_msg":
+            kind += f" {(content.get('data') or {}).get('method')}"
+        elif kind == "status":
+            kind += f" {content.get('execution_state')}"
+        elif kind not in ("comm_info_request", "comm_info_reply", "comm_close"):
+            if not kind.startswith(("kernel_info", "execute")):
+                return
+        self.note(f"{direction} {kind}")
+
+    def __str__(self) -> str:
+        return "\n".join(self.events[-120:])
+
+
+def kernel_message(frame: str | bytes) -> dict | None:
+    """A kernel websocket frame as a message: JSON text, or the binary
+    ``v1.kernel.websocket.jupyter.org`` form (a count of offsets, the offsets, then channel,
+    header, parent header, metadata, content and buffers). None when it reads as neither."""
+    try:
+        if isinstance(frame, str):
+            return json.loads(frame)
+        count = int.from_bytes(frame[:8], "little")
+        offsets = [int.from_bytes(frame[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
+        parts = [frame[offsets[i] : offsets[i + 1]] for i in range(min(count - 1, 5))]
+        channel, header, _parent, _metadata, content = (part.decode() for part in parts)
+        return {"channel": channel, "header": json.loads(header), "content": json.loads(content)}
+    except (ValueError, UnicodeDecodeError, IndexError):
+        return None
+
+
 @pytest.fixture(scope="session")
 def lab_tools() -> SimpleNamespace:
     """This file's helpers for test modules (imported by pytest's importlib mode, a test
@@ -471,4 +558,6 @@ def lab_tools() -> SimpleNamespace:
         kernel_idle=kernel_idle,
         path_without_graphviz=path_without_graphviz,
         READ_STEPPER=READ_STEPPER,
+        KernelTraffic=KernelTraffic,
+        kernel_message=kernel_message,
     )

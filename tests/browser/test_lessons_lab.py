@@ -109,8 +109,24 @@ def open_lesson(page, base_url: str, token: str, name: str) -> None:
     expect_kernel_idle(page)
 
 
-def check_rendered(page, folder: Path, name: str) -> dict[int, object]:
-    """Every widget cell of the lesson shows its widget, with no text stand-in."""
+def server_log_on_kernels(folder: Path) -> str:
+    """The server's log lines about kernels and their websockets (starts, connections,
+    reconnections, nudges, restarts): whether the page's kernel connection was lost."""
+    log = folder / "jupyter-lab.log"
+    if not log.exists():
+        return "(no log)"
+    words = ("ernel", "ebsocket", "Nudge", "stale", "estart")
+    lines = [
+        line
+        for line in log.read_text(errors="replace").splitlines()
+        if any(w in line for w in words)
+    ]
+    return "\n".join(lines[-40:])
+
+
+def check_rendered(page, folder: Path, name: str, traffic: object = "") -> dict[int, object]:
+    """Every widget cell of the lesson shows its widget, with no text stand-in. On failure,
+    ``traffic`` (a ``KernelTraffic``) says what the widget manager and the kernel did."""
     cells = widget_cells(folder, name)
     assert cells, f"{name} shows no widget"
     shown = {}
@@ -131,6 +147,8 @@ def check_rendered(page, folder: Path, name: str) -> dict[int, object]:
                 shown = cell.locator(".jp-OutputArea").inner_text()[:500]
                 pytest.fail(
                     f"{name} cell {index} ({line}) drew no boxes in 60 s; it shows: {shown!r}"
+                    f"\nkernel traffic and console:\n{traffic}"
+                    f"\nthe server's log on kernels:\n{server_log_on_kernels(folder)}"
                 )
             assert output.locator("svg g.node").count() >= 3, (name, line)
         text = cell.locator(".jp-OutputArea").inner_text()
@@ -189,16 +207,17 @@ def test_lesson_opens_rendered_and_runs_to_steppers_at_step_0(
     page, course, artifacts, lab_tools, name
 ):
     base_url, token, folder, _ = course
+    traffic = lab_tools.KernelTraffic().attach(page)
     try:
         open_lesson(page, base_url, token, name)
-        check_rendered(page, folder, name)
+        check_rendered(page, folder, name, traffic)
         number = name[:2].lstrip("0")
         screenshot_at_first_widget(page, folder, name, artifacts / f"lesson{number}_opened.png")
 
         lab_tools.run_all(page)
         page.wait_for_timeout(1000)
         lab_tools.wait_until_idle(page, base_url, token)
-        cells = check_rendered(page, folder, name)
+        cells = check_rendered(page, folder, name, traffic)
         steppers = [cell for cell in cells.values() if cell.locator(".minigrad-stepper").count()]
         if name.startswith("04"):
             assert not steppers  # lesson 4's widget is the accumulation table
