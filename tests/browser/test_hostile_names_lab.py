@@ -315,5 +315,6 @@ def test_hostile_names_in_jupyterlab_run_no_script_and_draw_as_typed(
     check_every_widget_shows(page, "reopened")
     expect(frame).to_have_attribute("data-position", "3")  # the stepper as it was saved
     check_what_shows(page, expected, dialogs, "reopened")
+    page.locator(".jp-Notebook .minigrad-stepper").nth(2).scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "hostile-names-jupyterlab-reopened.png")
     lab_tools.shut_down_kernels(page, base_url, token)
