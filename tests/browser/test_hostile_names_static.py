@@ -12,6 +12,7 @@ graph has and the name as typed.
 from __future__ import annotations
 
 import re
+import runpy
 from pathlib import Path
 
 import nbformat
@@ -22,18 +23,8 @@ import widgets
 
 pytestmark = pytest.mark.browser
 
-NAMES = [
-    "<img src=x onerror=alert(1)>",
-    "<script>alert(1)</script>",
-    '" onmouseover="alert(1)',
-    '<a href="javascript:alert(1)">x</a>',
-    "<b>",
-    "{a|b}",
-    "a\nb",
-    "\\",
-    "&amp;",
-    "n" * 250 + "<i>" + "m" * 247,
-]
+# The table of names, shared with the JupyterLab test (test_hostile_names_lab.py).
+NAMES = runpy.run_path(str(Path(__file__).parents[1] / "hostile_names.py"))["NAMES"]
 
 # The engine of one's own is the widgets test's (tests/widgets/toy_engine.py), run in the notebook.
 TOY_ENGINE = (Path(__file__).parents[1] / "widgets" / "toy_engine.py").read_text()
