@@ -232,7 +232,11 @@ class Tensor:
     def _share_memory_with(self, base: Tensor) -> None:
         """A view op's result: when its array is in ``base``'s memory, it is a view of it
         (of ``base``'s own base if that is a view too) and counts its versions with it."""
-        if not _in_memory_of(self._array, base._array):
+        array, base_array = self._array, base._array
+        # numpy points a view at the array that owns the memory: a view made from base's
+        # array is inside it, which np.shares_memory would take longer to say.
+        owner = base_array if base_array.base is None else base_array.base
+        if array.base is not owner and not _in_memory_of(array, base_array):
             return
         self._base = base if base._base is None else base._base
         self._version_counter = base._version_counter
@@ -262,7 +266,9 @@ class Tensor:
             array = np.array(value, dtype=np.int64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = cls._from_op(array, None)
+        wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
+        wrapped._array = array
+        wrapped._version_counter = VersionCounter()
         wrapped._is_wrapped_number = True
         return wrapped
 
