@@ -148,10 +148,9 @@ def view_modified_error(view: Tensor, how: str, directly: bool) -> RuntimeError:
 def regenerated_history(view: Tensor) -> Node:
     """The view's new ``grad_fn``: ``AsStridedBackward0``, reading the view off its base's
     present history (made without running anything: the view's values are already there)."""
-    from .function import BackwardNode
     from .ops import AsStrided
 
     base = view._base
-    node = BackwardNode(AsStrided, (base,))
+    node = AsStrided._node_class((base,))
     AsStrided.forward(node, base._array, view._array)
     return node

@@ -199,8 +199,9 @@ class BackwardPass:
         def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
             # counted: the edge was counted in the plan (a root's seed is not)
             node = edge[0]
-            arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
-            arrivals.setdefault(node, []).append(arrival)
+            if grad is not None:  # "no gradient" only counts as arrived
+                arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
+                arrivals.setdefault(node, []).append(arrival)
             if counted:
                 dependencies[node] -= 1
             if dependencies[node] == 0:
@@ -217,8 +218,8 @@ class BackwardPass:
             if node in seen:  # a root pushed again while waiting: it runs once
                 continue
             seen.add(node)
-            contributions = [arrival for arrival in arrivals.pop(node) if arrival[1] is not None]
-            if not contributions:  # nothing but "no gradient" arrived: pass that on
+            contributions = arrivals.pop(node, None)
+            if contributions is None:  # nothing but "no gradient" arrived: pass that on
                 for edge in node.next_functions:
                     if edge[0] is not None and edge[0] in needed:
                         deliver(edge, node, None, True)
@@ -230,7 +231,8 @@ class BackwardPass:
                 ran = self._run_node(index, node, contributions, watched)
             grad_in, grads_out, step = ran
             owned_checked = watched  # looked at once, when a leaf is sent a gradient
-            for edge, grad in zip(node.next_functions, grads_out, strict=True):
+            # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
+            for edge, grad in zip(node.next_functions, grads_out):
                 child = edge[0]
                 if child is not None and child in needed:
                     if not owned_checked and isinstance(child, AccumulateGrad):
@@ -256,8 +258,9 @@ class BackwardPass:
         hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
         if single:
             grad = contributions[0][1]
-            for _, more in contributions[1:]:
-                grad = grad + more
+            if len(contributions) > 1:
+                for _, more in contributions[1:]:
+                    grad = grad + more
             grads: list[Tensor | None] = [grad]
         else:  # a user's Function with several outputs: one sum per output
             grads = _sum_per_output(node, contributions)
@@ -435,7 +438,7 @@ def _leaves_given_new_gradients(
         return []
     leaves = [
         (child, grad)
-        for (child, _), grad in zip(node.next_functions, grads_out, strict=True)
+        for (child, _), grad in zip(node.next_functions, grads_out)
         if isinstance(child, AccumulateGrad) and grad is not None and child in needed
     ]
     if not leaves:
@@ -491,9 +494,14 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
     returned: each gradient summed back to its input's shape if that was broadcast, and cast
     to its dtype. An input that needs no gradient (a number, a constant) is sent None,
     whatever the backward returned for it."""
-    metadata = node.input_metadata
+    metadata, edges = node.input_metadata, node.next_functions
+    if len(grads) != len(edges):  # checked once here: the engine then zips without strict=
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {len(edges)}, got {len(grads)})"
+        )
     sent: list[Tensor | None] = []
-    for i, ((child, _), grad) in enumerate(zip(node.next_functions, grads, strict=True)):
+    for i, ((child, _), grad) in enumerate(zip(edges, grads)):
         if child is None or grad is None:
             sent.append(None)
             continue
@@ -504,7 +512,8 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
             )
         if metadata is not None:
             shape, dtype = metadata[i]
-            if grad._array.shape != shape:  # only a broadcast gradient needs summing
+            array = grad._array
+            if array.shape != shape:  # only a broadcast gradient needs summing
                 if not can_sum_to(grad.shape, shape):
                     raise RuntimeError(
                         f"Function {node.name()} returned an invalid gradient at index {i} - "
@@ -512,9 +521,10 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
                         f"{list(shape)}"
                     )
                 grad = grad.sum_to_size(shape)
+                array = grad._array
             # `is not` first: numpy has one dtype object per built-in type, and `!=` between
             # two costs as much as a small multiplication.
-            if grad._array.dtype is not dtype and grad._array.dtype != dtype:
+            if array.dtype is not dtype and array.dtype != dtype:
                 grad = grad.to(dtype)
         sent.append(grad)
     return tuple(sent)

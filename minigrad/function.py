@@ -65,6 +65,7 @@ FREED_GRAPH_MESSAGE = (
 _sequence_numbers = itertools.count()
 
 Edge = tuple["Node | None", int]
+NO_EDGE: Edge = (None, 0)  # where the gradient of an input that needs none goes
 
 
 class Node:
@@ -187,7 +188,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
         if owned and not create_graph:
             tensor._grad = Tensor(grad._array)
         elif create_graph and grad.requires_grad:
-            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()), None)
+            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()))
             copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
             tensor._grad = copy
         else:
@@ -395,8 +396,14 @@ class Context:
 
 class BackwardNode(Node, Context):
     """The node a ``Function`` leaves in the graph, and the context its ``forward`` and
-    ``backward`` share: it keeps the saved tensors and runs ``backward`` on a gradient."""
+    ``backward`` share: it keeps the saved tensors and runs ``backward`` on a gradient.
 
+    Each Function has its own subclass, made once with the Function (``MulBackward0`` for
+    ``Mul``, ``CubeBackward`` for a user's ``Cube``, as PyTorch names the node types): what
+    is the same for every node of an op (which Function it runs, whether its gradients are
+    new tensors) is a class attribute of it, decided once rather than set for each node."""
+
+    function: type[Function]  # the Function whose backward this node runs
     # What was saved, as SavedTensors (or wrapped numbers); None once backward freed it.
     _saved: list[SavedTensor | Tensor] | None = ()  # type: ignore[assignment]
     # The saved inputs that need no gradient, by their place in next_functions.
@@ -405,7 +412,7 @@ class BackwardNode(Node, Context):
     # numbers get no edge and no gradient. None when every argument is a Tensor.
     input_is_tensor: tuple[bool, ...] | None = None
 
-    def __init__(self, function: type[Function], inputs: tuple[Any, ...]) -> None:
+    def __init__(self, inputs: tuple[Any, ...]) -> None:
         # One pass over the inputs: where each Tensor's gradient goes, its shape and dtype
         # (plain tuples: the engine compares them with each gradient's), and whether it
         # needs a gradient. Never the inputs themselves: a graph must not keep alive
@@ -414,13 +421,22 @@ class BackwardNode(Node, Context):
         edges, metadata, needs_grad = [], [], []
         for value in inputs:
             if isinstance(value, Tensor):
-                edges.append(value._edge())
-                metadata.append((value._array.shape, value._array.dtype))
-                needs_grad.append(value._requires_grad)
+                array = value._array
+                metadata.append((array.shape, array.dtype))
+                if value._base is not None:
+                    value.grad_fn  # noqa: B018 - a view changed in place gets its history again
+                if value._requires_grad:
+                    node = value._grad_fn  # a leaf's edge is its AccumulateGrad: _edge()
+                    edges.append((node, value._output_nr) if node is not None else value._edge())
+                    needs_grad.append(True)
+                else:  # a constant: what _edge() gives, without asking
+                    edges.append(NO_EDGE)
+                    needs_grad.append(False)
             else:
                 needs_grad.append(False)
-        super().__init__(tuple(edges))
-        self.function = function
+        # Node.__init__'s two lines, written out: a node is made for every recorded op.
+        self.next_functions = tuple(edges)
+        self.sequence_nr = next(_sequence_numbers)
         self.input_metadata = tuple(metadata)
         self.needs_input_grad = tuple(needs_grad)
         if len(edges) != len(inputs):
@@ -429,10 +445,6 @@ class BackwardNode(Node, Context):
     @property  # type: ignore[override]
     def formula(self) -> str:
         return self.function.formula
-
-    @property  # type: ignore[override]
-    def returns_new_gradients(self) -> bool:
-        return self.function.returns_new_gradients
 
     def name(self) -> str:
         # forward may pick a variant of its node's name: sum(x) is SumBackward0 and
@@ -731,10 +743,20 @@ class Function:
     # A user's backward may return a tensor it also keeps (in ctx, say): never adopted as
     # .grad. The built-in ops, whose backwards return new tensors, set this to True.
     returns_new_gradients: bool = False
+    # The type of this Function's nodes, made with the class and named as PyTorch names it
+    # (CubeBackward; MulBackward0 for a built-in op), on top of _node_base.
+    _node_class: type[BackwardNode]
+    _node_base: type[BackwardNode] = FunctionNode
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _declare_saved_attributes(cls)  # its nodes' _saved_* attributes
+        what_every_node_shares = {
+            "__module__": cls.__module__,
+            "function": cls,
+            "returns_new_gradients": cls.returns_new_gradients,
+        }
+        cls._node_class = type(cls.node_name(), (cls._node_base,), what_every_node_shares)
 
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
@@ -767,23 +789,13 @@ class Function:
         return cls.name or f"{cls.__name__}Backward"
 
     @classmethod
-    def _node_class(cls) -> type[FunctionNode]:
-        """The class of this Function's nodes, named as PyTorch names it (``CubeBackward``),
-        made once."""
-        made = cls.__dict__.get("_made_node_class")
-        if made is None:
-            made = type(cls.node_name(), (FunctionNode,), {"__module__": cls.__module__})
-            cls._made_node_class = made
-        return made
-
-    @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run ``forward`` with recording off and, when gradients are being recorded and a
         Tensor argument requires them, make the outputs' ``grad_fn`` a node that runs
         ``backward``."""
         Tensor = _tensor.Tensor
         recorded = is_grad_enabled() and any_requires_grad(args)
-        ctx: Any = cls._node_class()(cls, args) if recorded else FunctionContext()
+        ctx: Any = cls._node_class(args) if recorded else FunctionContext()
         if not recorded:
             ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         new_style = "setup_context" in _overridden(cls)
@@ -894,7 +906,9 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
                 )
         elif _is_in(output, args):
             # An input returned as it is: PyTorch gives back a view of it with new history.
-            listed[i] = output = Tensor._from_op(output._array.view(), None, output)
+            listed[i] = view = Tensor._from_op(output._array.view(), None)
+            view._share_memory_with(output)
+            output = view
         output.grad_fn = node
         output._requires_grad = True
         output._output_nr = i

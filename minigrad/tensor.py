@@ -259,6 +259,7 @@ class Tensor:
     # result, and setting nine attributes each time cost more than the arithmetic on a scalar.
     _grad: Tensor | None = None
     _grad_fn: Node | None = None  # read through the grad_fn property
+    _requires_grad = False
     _base: Tensor | None = None  # the tensor a view shares memory with
     # A view's: the version of the memory when its grad_fn was set (a newer one means the
     # history must be made again from the base), and how it was made when that forbids
@@ -278,33 +279,41 @@ class Tensor:
         if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
-        self._requires_grad = False
         self._version_counter = VersionCounter()
         if requires_grad:
             self.requires_grad_(True)
 
     # -- construction used by the ops and the engine ------------------------------------
     @classmethod
-    def _from_op(cls, array: np.ndarray, node: Node | None, base: Tensor | None) -> Tensor:
+    def _from_op(cls, array: np.ndarray, node: Node | None) -> Tensor:
         """The result of an op: with ``node`` as its ``grad_fn`` when recorded."""
         # __init__'s work, inlined: every op makes a tensor, and its result never needs
-        # requires_grad_'s checks.
+        # requires_grad_'s checks (False, the class default, unless recorded).
         result = object.__new__(cls)
         result._array = array
         result._version_counter = VersionCounter()
-        result._requires_grad = node is not None
         if node is not None:
             result._grad_fn = node
-        if base is not None and _in_memory_of(array, base._array):
-            result._base = base if base._base is None else base._base
-            result._version_counter = base._version_counter
-            result._view_version = base._version_counter.value
-            # A view of a view inherits how the first was made, unless this one is made
-            # under no_grad.
-            made = base._creation_meta if is_grad_enabled() else MADE_IN_NO_GRAD
-            if made is not None:
-                result._creation_meta = made
+            result._requires_grad = True
         return result
+
+    def _share_memory_with(self, base: Tensor) -> None:
+        """A view op's result: when its array is in ``base``'s memory, it is a view of it
+        (of ``base``'s own base if that is a view too) and counts its versions with it."""
+        array, base_array = self._array, base._array
+        # numpy points a view at the array that owns the memory: a view made from base's
+        # array is inside it, which np.shares_memory would take longer to say.
+        owner = base_array if base_array.base is None else base_array.base
+        if array.base is not owner and not _in_memory_of(array, base_array):
+            return
+        self._base = base if base._base is None else base._base
+        self._version_counter = base._version_counter
+        self._view_version = base._version_counter.value
+        # A view of a view inherits how the first was made, unless this one is made under
+        # no_grad.
+        made = base._creation_meta if is_grad_enabled() else MADE_IN_NO_GRAD
+        if made is not None:
+            self._creation_meta = made
 
     @classmethod
     def _from_graph(cls, array: np.ndarray, node: Node, version: VersionCounter) -> Tensor:
@@ -325,7 +334,9 @@ class Tensor:
             array = np.array(value, dtype=np.int64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = cls._from_op(array, None, None)
+        wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
+        wrapped._array = array
+        wrapped._version_counter = VersionCounter()
         wrapped._is_wrapped_number = True
         return wrapped
 

@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dtypes, profiling
+from .. import dtypes, grad_mode, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
-from ..grad_mode import is_grad_enabled
 from ..shapes import broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
@@ -44,6 +43,7 @@ class Op(Function):
     jvp_formula: str = ""
 
     returns_new_gradients = True
+    _node_base = BackwardNode
 
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
@@ -64,20 +64,21 @@ class Op(Function):
     def _apply(cls, *args: Any, **options: Any) -> Tensor:
         Tensor = _tensor.Tensor
         arrays = cls.arrays_for_forward(args)
-        base = args[0] if cls.is_view else None
-        if is_grad_enabled() and any_requires_grad(args):
-            node = BackwardNode(cls, args)
-            returned = cls.forward(node, *arrays, **options)
-            result = Tensor._from_op(as_array(returned), node, base)
-            if node._to_save:
-                node._save(arrays, args, returned, result)
-            if open_levels:  # forward mode: the one check that code without it pays
-                propagate(cls, node, args, result)
-            return result
-        ctx = Context()
+        # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
+        # costs more than it.
+        if grad_mode._state.enabled and any_requires_grad(args):
+            ctx = node = cls._node_class(args)
+        else:
+            ctx, node = Context(), None
         returned = cls.forward(ctx, *arrays, **options)
-        result = Tensor._from_op(as_array(returned), None, base)
-        if open_levels:
+        # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+        array = returned if type(returned) is np.ndarray else np.asarray(returned)
+        result = Tensor._from_op(array, node)
+        if cls.is_view:
+            result._share_memory_with(args[0])
+        if node is not None and node._to_save:
+            node._save(arrays, args, returned, result)
+        if open_levels:  # forward mode: the one check that code without it pays
             propagate(cls, ctx, args, result)
         return result
 
@@ -86,29 +87,34 @@ class Op(Function):
         return cls.name or f"{cls.__name__}Backward0"
 
 
-def as_array(returned: Any) -> np.ndarray:
-    """What a built-in op's forward returned, as an array: numpy gives scalars, not 0-d
-    arrays, for 0-d inputs (``np.tanh(np.array(1.0))``)."""
-    return returned if type(returned) is np.ndarray else np.asarray(returned)
-
-
 class Elementwise(Op):
     """An op on operands of the same shape after broadcasting, computed in the dtype that
     PyTorch's type promotion gives (``int_tensor * 2.5`` is float32, not numpy's float64)."""
 
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
-        arrays = [a._array for a in args]
-        dtype, shape = arrays[0].dtype, arrays[0].shape
-        for array in arrays:
+        first = args[0]._array
+        dtype, shape = first.dtype, first.shape
+        arrays = [first]
+        for operand in args[1:]:
+            array = operand._array
             # `is`: numpy makes one dtype object per built-in type, and comparing two with
             # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
             # object (a byte-swapped one) just take the general path below.
-            if array.dtype is not dtype or array.shape != shape:
+            if array.dtype is not dtype or (
+                array.shape != shape and not operand._is_wrapped_number
+            ):
                 break
-        else:  # the most common case: operands alike, nothing to promote or broadcast
-            if cls.computation_dtype(dtype) is dtype:
+            arrays.append(array)
+        else:  # the most common case: operands alike (or numbers of the same dtype)
+            if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
                 return arrays
+        return cls._promoted_arrays(args)
+
+    @classmethod
+    def _promoted_arrays(cls, args: tuple[Any, ...]) -> list[np.ndarray]:
+        """PyTorch's type promotion and broadcasting, in full."""
+        arrays = [a._array for a in args]
         dtype = cls.computation_dtype(dtypes.result_type(args))
         shape = arrays[0].shape
         for array in arrays:
@@ -119,6 +125,9 @@ class Elementwise(Op):
 
     @staticmethod
     def computation_dtype(promoted: np.dtype) -> np.dtype:
+        """The dtype to compute in, given the promoted one. A float dtype is kept as it is
+        (so it is not asked for floats when the operands are alike); true division
+        computes integers in the default float type."""
         return promoted
 
 

@@ -25,7 +25,7 @@ class Index(Op):
     """``x[index]``: basic indexing (``x[0]``, ``x[:, 1:]``) is a view; advanced indexing
     (lists, tensors, masks) copies. The gradient goes back to the places that were read."""
 
-    is_view = True  # basic indexing shares memory; Tensor._from_op checks that it does
+    is_view = True  # basic indexing shares memory; Tensor._share_memory_with checks that it does
     formula = "index: the gradient is scattered back to the indexed places"
     jvp_formula = "ȧ[i]"
 
