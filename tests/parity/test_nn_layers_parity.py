@@ -7,6 +7,7 @@ values, first and second derivatives, the recorded graph (node names along
 """
 
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -175,7 +176,12 @@ LOSS_CASES = [
 @pytest.mark.parametrize("name, options", LOSS_CASES)
 @pytest.mark.parametrize("target_requires_grad", [True, False])
 def test_elementwise_losses_match_torch(name, options, reduction, target_requires_grad):
-    rng = np.random.default_rng(abs(hash((name, reduction))) % 2**32)
+    # A seed of its own for each case, the same in every run. It came from Python's hash()
+    # of strings, which changes from one process to the next, so a run could draw a point
+    # where an entry of binary_cross_entropy's second derivative is a near-cancelling sum
+    # whose last digits torch's added 1e-12 (see above) moves by more than the tolerance:
+    # seen once in CI, at 1.5e-8 relative on an entry of 2.5e-4.
+    rng = np.random.default_rng(zlib.crc32(f"{name} {reduction}".encode()))
     low = 0.05 if name == "binary_cross_entropy" else -3
     x = rng.uniform(low, 1 - low if low > 0 else 3, (3, 4))
     t = rng.uniform(0, 1, (3, 4))
