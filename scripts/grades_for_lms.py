@@ -16,8 +16,8 @@ set should have as its maximum too.
 A student who handed nothing in for a set gets 0, as in nbgrader's own export: gradebooks
 leave an empty cell ungraded, and Moodle's and Canvas's course totals skip ungraded items, so
 an empty cell would raise the total of a student who missed a deadline. Export only the sets
-that are due (``nbgrader export --assignment=...``, see nbgrader's help) to keep the others
-out of the file.
+that are due (``nbgrader export --assignment=01_gradients``, the option once for each set) to
+keep the others out of the file.
 
 nbgrader writes ``grades.csv`` without quoting: a name with a comma in it shifts that row's
 columns. This script stops with the line's number rather than guess which column is which;
