@@ -53,7 +53,7 @@ c.GradeInIsolation.timeout = 900
 # `nbgrader zip_collect <set>` sorts a learning platform's download of the submissions,
 # put in downloaded/<set>/archive/, into submitted/<student id>/<set>/ by each file's name
 # (docs/teachers.md, "A class from a learning platform"). The names are Canvas's ("Download
-# Submissions"): the student's name in lower case, "late" if handed in after the due date,
+# Submissions"): the student's name in lower case, "late" (either case) if handed in late,
 # the student's Canvas user id, the file's own id, and the name the student gave the file,
 # with "-1", "-2", ... before ".ipynb" for a file handed in again. The student id is the
 # Canvas user id (the roster's `id` column), not the name part, which Canvas writes as it

@@ -197,16 +197,31 @@ def test_the_platform_steps_in_order_sort_grade_and_export_the_class(tmp_path):
     ).stdout
     assert status == "", f"git status after the steps:\n{status}"
 
-    # A second zip_collect of the same set stops rather than mix two downloads ...
+    # A newer download: zip_collect stops rather than mix it with the first ...
+    with zipfile.ZipFile(zip_path, "a") as archive:  # Xiaoming hands in, late, renamed
+        archive.writestr(
+            f"wangxiaoming_late_{XIAOMING}_70003_homework.ipynb", nbformat.writes(handed_in[ALICE])
+        )
     again = nbgrader(["nbgrader", "zip_collect", SET], teacher, env)
     assert again.returncode != 0
     assert "Directory not empty" in again.stdout + again.stderr
-    # ... and with --force sorts the download afresh.
+    # ... and with --force sorts it afresh, the renamed notebook under its own name.
     forced = nbgrader(["nbgrader", "zip_collect", SET, "--force"], teacher, env)
     assert forced.returncode == 0, forced.stdout + forced.stderr
+    assert "Invalid submission notebook name 'homework.ipynb'" in forced.stdout + forced.stderr
     for student, notebook in handed_in.items():
         submitted = teacher / "submitted" / student / SET / f"{SET}.ipynb"
         assert nbformat.read(submitted, 4) == notebook, student
+    renamed = teacher / "submitted" / XIAOMING / SET / "homework.ipynb"
+    assert sorted(renamed.parent.iterdir()) == [renamed]
+    # autograde does not grade it; renamed as the doc says, it does.
+    ungraded = nbgrader(["nbgrader", "autograde", SET, f"--student={XIAOMING}"], teacher, env)
+    assert "No notebooks found" in ungraded.stdout + ungraded.stderr
+    renamed.rename(renamed.with_name(f"{SET}.ipynb"))
+    graded = nbgrader(["nbgrader", "autograde", SET, f"--student={XIAOMING}"], teacher, env)
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    with Gradebook(f"sqlite:///{teacher / 'gradebook.db'}") as gradebook:
+        assert gradebook.find_submission(SET, XIAOMING).score == max_score
 
 
 def test_the_canvas_names_in_the_doc_give_the_student_and_the_notebook():
