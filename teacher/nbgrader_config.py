@@ -49,3 +49,18 @@ c.Autograde.autograde_preprocessors = [
 ]
 # A submission's process may take this long in all (its cells together).
 c.GradeInIsolation.timeout = 900
+
+# `nbgrader zip_collect <set>` sorts a learning platform's download of the submissions,
+# put in downloaded/<set>/archive/, into submitted/<student id>/<set>/ by each file's name
+# (docs/teachers.md, "A class from a learning platform"). The names are Canvas's ("Download
+# Submissions"): the student's name in lower case, "late" (either case) if handed in late,
+# the student's Canvas user id, the file's own id, and the name the student gave the file,
+# with "-1", "-2", ... before ".ipynb" for a file handed in again. The student id is the
+# Canvas user id (the roster's `id` column), not the name part, which Canvas writes as it
+# likes for names outside the Latin alphabet. nbgrader matches the whole path of each file
+# extracted from the zip, hence the leading ".*/".
+#   smithalice_12345_67890_01_gradients.ipynb       -> student 12345, 01_gradients.ipynb
+#   petrov_late_12346_67891_01_gradients-1.ipynb    -> student 12346, 01_gradients.ipynb
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/[^/]*?_(?:late_|LATE_)?(?P<student_id>\d+)_\d+_(?P<file_id>[^/]+?)(?:-\d+)?\.ipynb$"
+)
