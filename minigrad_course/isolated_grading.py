@@ -64,7 +64,8 @@ from minigrad_course.hidden_tests import (
     split_hidden_tests,
     visible_part_of,
 )
-from minigrad_course.i18n import _, _normalise, speaking
+from minigrad_course.i18n import _, speaking
+from minigrad_course.language_choice import normalise
 
 __all__ = ["GradeInIsolation", "judge", "sandbox_command"]
 
@@ -139,7 +140,7 @@ def notebook_language(nb: Any) -> str:
     """
     minigrad = nb.get("metadata", {}).get("minigrad", {})
     code = minigrad.get("language") if isinstance(minigrad, dict) else None
-    return (_normalise(code) if isinstance(code, str) else None) or "en"
+    return (normalise(code) if isinstance(code, str) else None) or "en"
 
 
 def _list(value: Any) -> list:

@@ -4,9 +4,11 @@ Every word the widgets show comes from a gettext catalog in ``widgets/locale``; 
 the source. What PyTorch itself prints (tensor reprs, ``grad_fn`` names like ``MulBackward0``,
 its error messages) is never translated.
 
-**Which language.** The first of these that gives an answer:
+**Which language.** The course's one choice (:mod:`minigrad_course.language_choice`,
+which the exercise checks follow too), the first of these that gives an answer:
 
-1. ``widgets.set_language("ru")``, called in the notebook (``set_language(None)`` forgets it);
+1. ``widgets.set_language("ru")``, called in the notebook (``set_language(None)`` forgets it;
+   ``minigrad_course.set_language`` is the same setting);
 2. the notebook's own metadata, ``"minigrad": {"language": "ru"}``, when the kernel can find
    its notebook: a Jupyter server starting a kernel for a notebook sets the environment
    variable ``JPY_SESSION_NAME`` to that notebook's path (a saved change is seen within a
@@ -43,37 +45,15 @@ from __future__ import annotations
 
 import functools
 import gettext as _gettext
-import io
-import json
-import math
-import os
-import time
 from pathlib import Path
 
-from babel.messages import mofile, pofile
+from minigrad_course import language_choice as _choice
+from minigrad_course.language_choice import LANGUAGES, language
 
-#: The languages the widgets speak, as their catalogs are named.
-LANGUAGES = ("en", "ru", "zh_CN")
+__all__ = ["LANGUAGES", "set_language", "language"]
+
 _DOMAIN = "widgets"
 _LOCALE_DIR = Path(__file__).parent / "locale"
-# The locale variables, in the order gettext consults them.
-_LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-_chosen: str | None = None
-
-
-def _normalise(code: str) -> str | None:
-    """The catalog a language code names, or None. Accepts ``ru``, ``ru_RU.UTF-8``, ``zh``,
-    ``zh-CN``, ``zh_Hans``, ``en_GB`` and such, in any case; ``C`` and ``POSIX`` are English."""
-    tag = code.strip().split(".")[0].split("@")[0].replace("-", "_").lower()
-    if tag in ("c", "posix", "en") or tag.startswith("en_"):
-        return "en"
-    if tag == "ru" or tag.startswith("ru_"):
-        return "ru"
-    # Simplified Chinese: zh, zh_CN, zh_SG, zh_Hans (and zh_Hans_CN); not zh_TW or zh_Hant.
-    if tag in ("zh", "zh_cn", "zh_sg") or tag.startswith("zh_hans"):
-        return "zh_CN"
-    return None
 
 
 def set_language(code: str | None) -> None:
@@ -85,119 +65,15 @@ def set_language(code: str | None) -> None:
     Traceback (most recent call last):
         ...
     ValueError: the widgets speak 'en', 'ru' and 'zh_CN', not 'fr'
-    >>> set_language(None)
-    """
-    global _chosen
-    if code is None:
-        _chosen = None
-        return
-    catalog = _normalise(code) if isinstance(code, str) else None
-    if catalog is None:
-        supported = ", ".join(repr(name) for name in LANGUAGES[:-1])
-        raise ValueError(f"the widgets speak {supported} and {LANGUAGES[-1]!r}, not {code!r}")
-    _chosen = catalog
-
-
-def language() -> str:
-    """The language the widgets speak now: ``"en"``, ``"ru"`` or ``"zh_CN"`` (see the
-    module's docstring for the order in which it is chosen).
-
     >>> set_language("ru_RU.UTF-8"); language()
     'ru'
     >>> set_language(None)
     """
-    if _chosen is not None:
-        return _chosen
-    return _notebook_language() or _locale_language() or "en"
+    _choice.set_language(code, "the widgets speak")
 
 
-def _notebook_path() -> Path | None:
-    """The notebook this kernel runs, when a Jupyter server started it.
-
-    The server sets ``JPY_SESSION_NAME`` to the notebook's absolute path (its folder joined
-    with its name), or to its path relative to the server's root when it was given no name;
-    the kernel itself starts in the notebook's folder."""
-    session = os.environ.get("JPY_SESSION_NAME")
-    if not session:
-        return None
-    return _find_notebook(session, os.getcwd())
-
-
-@functools.lru_cache(maxsize=8)
-def _find_notebook(session: str, folder: str) -> Path | None:
-    path = Path(session)
-    for candidate in (path, Path(folder) / path, Path(folder) / path.name):
-        if candidate.suffix == ".ipynb" and candidate.is_file():
-            return candidate
-    return None
-
-
-# The notebook's language, looked up again at most once a second: every word a widget
-# shows asks for the language, and a stepper shows thousands.
-_RECHECK_SECONDS = 1.0
-_last_check: tuple[float, str | None, str | None] = (-math.inf, None, None)
-
-
-def _notebook_language() -> str | None:
-    global _last_check
-    session = os.environ.get("JPY_SESSION_NAME")
-    checked_at, checked_session, found = _last_check
-    now = time.monotonic()
-    if session == checked_session and now - checked_at < _RECHECK_SECONDS:
-        return found
-    path = _notebook_path()
-    found = None
-    if path is not None:
-        try:
-            found = _metadata_language(str(path), path.stat().st_mtime_ns)
-        except OSError:
-            found = None
-    _last_check = (now, session, found)
-    return found
-
-
-@functools.lru_cache(maxsize=8)
-def _metadata_language(path: str, modified: int) -> str | None:
-    """``metadata.minigrad.language`` of the notebook at ``path`` (read again whenever the
-    notebook is saved, as ``modified`` changes); None when absent, unknown or unreadable."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            metadata = json.load(file).get("metadata", {})
-        code = metadata.get("minigrad", {}).get("language")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return _normalise(code) if isinstance(code, str) else None
-
-
-def _locale_language() -> str | None:
-    """The language of the locale: the first variable that is set decides (``LANGUAGE`` may
-    list several, ``de:ru``: the first one the widgets speak)."""
-    for variable in _LOCALE_VARIABLES:
-        value = os.environ.get(variable, "")
-        if not value:
-            continue
-        for code in value.split(":"):
-            catalog = _normalise(code) if code else None
-            if catalog is not None:
-                return catalog
-        if variable != "LANGUAGE":
-            return None
-    return None
-
-
-@functools.cache
 def _translations(catalog: str) -> _gettext.NullTranslations:
-    """The translations of ``catalog``, read from its ``.po`` file once (no compiled ``.mo``
-    is kept in the repository: Babel compiles it in memory; fuzzy entries are left out)."""
-    if catalog == "en":
-        return _gettext.NullTranslations()
-    po_path = _LOCALE_DIR / catalog / "LC_MESSAGES" / f"{_DOMAIN}.po"
-    with open(po_path, "rb") as file:
-        messages = pofile.read_po(file, locale=catalog, domain=_DOMAIN)
-    compiled = io.BytesIO()
-    mofile.write_mo(compiled, messages, use_fuzzy=False)
-    compiled.seek(0)
-    return _gettext.GNUTranslations(compiled)
+    return _choice.translations(_LOCALE_DIR, _DOMAIN, catalog)
 
 
 def _(message: str) -> str:

@@ -34,6 +34,7 @@ from babel.messages.frontend import CommandLineInterface
 import minigrad as mg
 import widgets
 from minigrad.function import short_name
+from minigrad_course import language_choice
 from widgets import i18n
 from widgets._browser import STATIC
 from widgets._graph import full_value
@@ -55,7 +56,7 @@ def no_language_chosen(monkeypatch):
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "JPY_SESSION_NAME"):
         monkeypatch.delenv(variable, raising=False)
     # The notebook's language is looked up at most once a second: each test looks afresh.
-    monkeypatch.setattr(i18n, "_last_check", (float("-inf"), None, None))
+    monkeypatch.setattr(language_choice, "_last_check", (float("-inf"), None, None))
     widgets.set_language(None)
     yield
     widgets.set_language(None)
@@ -153,14 +154,11 @@ def test_fuzzy_entries_are_not_used(tmp_path, monkeypatch):
     source = (LOCALE / "ru" / "LC_MESSAGES" / "widgets.po").read_text(encoding="utf-8")
     marked = source.replace('msgid "one step forward"', '#, fuzzy\nmsgid "one step forward"')
     (catalog_dir / "widgets.po").write_text(marked, encoding="utf-8")
+    # The catalogs are read once per folder: a folder of its own is read afresh.
     monkeypatch.setattr(i18n, "_LOCALE_DIR", tmp_path)
-    i18n._translations.cache_clear()
-    try:
-        widgets.set_language("ru")
-        assert i18n._("one step forward") == "one step forward"
-        assert i18n._("one step back") == "на шаг назад"
-    finally:
-        i18n._translations.cache_clear()
+    widgets.set_language("ru")
+    assert i18n._("one step forward") == "one step forward"
+    assert i18n._("one step back") == "на шаг назад"
 
 
 def test_russian_plural_forms():
@@ -307,7 +305,7 @@ def test_the_notebook_is_read_again_when_saved(tmp_path, monkeypatch):
     assert widgets.language() == "ru"
     notebook(path, "zh_CN")
     assert widgets.language() == "ru"  # within a second: not read again
-    monkeypatch.setattr(i18n, "_RECHECK_SECONDS", 0.0)
+    monkeypatch.setattr(language_choice, "_RECHECK_SECONDS", 0.0)
     later = time.time() + 5
     os.utime(path, (later, later))
     assert widgets.language() == "zh_CN"
