@@ -1,5 +1,5 @@
 """``make page``: lesson 3 as a web page, opened from disk with the network blocked, draws
-and steps with no kernel.
+and steps with no kernel, and its formulas are typeset (MathJax 3 shipped beside the page).
 
 The page is written by ``scripts/export_page.py`` (what ``make page`` runs) from the lesson
 as stored in the repository: nothing is executed. The browser may load ``file://`` URLs only;
@@ -8,10 +8,12 @@ every other request is aborted and recorded.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
@@ -69,6 +71,33 @@ def test_the_page_of_lesson_3_draws_and_steps_offline(page, tmp_path, artifacts)
 
     stepper.scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "page-export-lesson3-offline.png")
-    # What the page reached for outside its folder: at most MathJax's CDN (formulas then show
-    # as their TeX source); never the widgets' JavaScript.
-    assert all("mathjax" in url.lower() for url in blocked), blocked
+
+    # The formulas: every $...$ of the lesson's text typeset by MathJax (its CHTML output
+    # elements), none an error, none left as TeX source.
+    formulas = page.locator("mjx-container")
+    expect(formulas.first).to_be_attached(timeout=30_000)
+    page.wait_for_function("() => window.MathJax && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    typeset = page.evaluate(
+        """() => ({
+            formulas: document.querySelectorAll('mjx-container mjx-math').length,
+            errors: document.querySelectorAll('mjx-merror').length,
+            texLeft: [...document.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')]
+                .filter(cell => /\\frac|\\partial/.test(cell.innerText)).length,
+        })"""
+    )
+    # Each $...$ in the lesson's Markdown is one formula (counted in the notebook itself).
+    assert typeset["formulas"] >= markdown_formulas(LESSON) > 0, typeset
+    assert typeset["errors"] == 0 and typeset["texLeft"] == 0, typeset
+    page.locator("mjx-container").first.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "page-export-lesson3-formulas.png")
+    # Nothing was asked of the network: the widgets' JavaScript, MathJax and its fonts are
+    # all in the page's folder.
+    assert blocked == []
+
+
+def markdown_formulas(notebook: Path) -> int:
+    """How many formulas (``$...$``, ``$$...$$``) the notebook's Markdown cells hold."""
+    cells = nbformat.read(notebook, as_version=4).cells
+    text = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
+    return len(re.findall(r"\$\$.+?\$\$|\$[^$]+\$", text, re.DOTALL))
