@@ -8,6 +8,7 @@
 //   engine       "IPY_MODEL_<id>" of the GraphvizEngine that holds Graphviz
 //   text_copies  for the stepper: element id -> for each line of its label, the copies of
 //                that <text> to add, [classes, hidden, words] each (see widgets/_svg.py)
+//   titles       element id -> the full text of a box whose lines were cut (its tooltip)
 //   position     for the stepper: how many steps are shown (jslinked to its slider; see
 //                showPosition)
 
@@ -68,6 +69,16 @@ function addTextCopies(svg, textCopies) {
                 }
             });
         });
+    }
+}
+
+// A box whose lines were cut (a very long name) shows its full text as its tooltip: the
+// SVG <title> of its group, which Graphviz fills with the node's DOT id. Set as text.
+function addTitles(svg, titles) {
+    for (const [id, text] of Object.entries(titles)) {
+        const group = svg.querySelector(`g#${CSS.escape(id)}`);
+        const title = group?.querySelector(":scope > title");
+        if (title) title.textContent = text;
     }
 }
 
@@ -399,6 +410,7 @@ async function draw(model, el) {
     const textCopies = model.get("text_copies") || {};
     const prepare = (svg) => {
         timed("texts", () => addTextCopies(svg, textCopies));
+        addTitles(svg, model.get("titles") || {});
         const steps = (svg.__minigradSteps = elementsByStep(svg)); // with the text copies
         timed("position", () => showPosition(svg, model.get("position") || 0));
         // Only a stepper's frames show backward arrowheads: a picture with no steps (a
@@ -444,12 +456,14 @@ function render({ model, el }) {
     };
     model.on("change:dot", show);
     model.on("change:text_copies", show);
+    model.on("change:titles", show);
     model.on("change:position", step);
     show();
     return () => {
         el.__minigradResize?.disconnect();
         model.off("change:dot", show);
         model.off("change:text_copies", show);
+        model.off("change:titles", show);
         model.off("change:position", step);
     };
 }
