@@ -88,6 +88,8 @@ class GraphvizView(anywidget.AnyWidget):
     dot = traitlets.Unicode().tag(sync=True)
     text_copies = traitlets.Dict().tag(sync=True)
     titles = traitlets.Dict().tag(sync=True)
+    # A drawing by layers: how the browser opens a module's box on a click (widgets.layers).
+    layers = traitlets.Dict().tag(sync=True)
     position = traitlets.Int(0).tag(sync=True)
     # The words the page shows around the picture (zoom bar, Graphviz's failure), in the
     # widgets' language when the view is made.

@@ -100,6 +100,9 @@ class Drawing(graphviz.Digraph):
 
     description = ""  # the picture in words, for viewers without widgets (see describe)
 
+    # For draw_layers: what the browser needs to open a module's box (widgets.layers.openable).
+    layers: dict[str, Any] | None = None
+
     @property
     def titles(self) -> dict[str, str]:
         """The full text of each box whose lines were cut (``add_boxes`` fills it): the
@@ -130,7 +133,7 @@ class Drawing(graphviz.Digraph):
         >>> drawing.widget().dot == drawing.source
         True
         """
-        return GraphvizView(dot=self.source, titles=self.titles)
+        return GraphvizView(dot=self.source, titles=self.titles, layers=self.layers or {})
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
         try:
