@@ -91,9 +91,16 @@ def test_hostile_names_run_no_script_and_every_picture_draws(page, tmp_path, exp
     nbformat.write(notebook, path)
     exported = export_html(path)
 
+    check_hostile_page(page, exported.as_uri())
+
+
+def check_hostile_page(page, url: str) -> None:
+    """Open ``url``, a page of ``CELLS``' outputs (an exported notebook, a docs page), and
+    check that no script runs and every picture draws with its boxes and names (also run
+    by ``test_hostile_names_docs.py``, on the docs site)."""
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(exported.as_uri())
+    page.goto(url)
     pictures = page.locator(".minigrad-graphviz")
     expected = expected_boxes()
     expect(pictures).to_have_count(len(expected), timeout=60_000)
