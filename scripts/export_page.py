@@ -19,8 +19,10 @@ Graphviz (WebAssembly) is in the drawings' state. Several pages in one folder sh
 JavaScript. Formulas are typeset offline too, by the MathJax 3 the docs site uses.
 
 The JavaScript is the copy ``scripts/fetch_widget_js.sh`` and ``scripts/fetch_mathjax.sh``
-keep in the venv (pinned versions, from the npm registry; ``make lab`` and ``make page``
-fetch them once). Why MathJax 3 from npm rather than the MathJax 2.7 inside a PyPI package
+keep in the venv (pinned versions, from the npm registry, fetched once: the first by
+``make lab``, both by ``make page``).
+
+Why MathJax 3 from npm rather than the MathJax 2.7 inside a PyPI package
 (``jupyter-server-mathjax``): the page needs npm for the widgets' JavaScript anyway, the docs
 site already ships this very copy (one MathJax, one version, for pages and site), and its
 3 MB are a quarter of the 12 MB of MathJax 2.7 in that wheel. nbconvert's page template is
