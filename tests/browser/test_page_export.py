@@ -101,3 +101,42 @@ def markdown_formulas(notebook: Path) -> int:
     cells = nbformat.read(notebook, as_version=4).cells
     text = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
     return len(re.findall(r"\$\$.+?\$\$|\$[^$]+\$", text, re.DOTALL))
+
+
+def test_a_formula_on_the_page_cannot_make_a_script_link(page, tmp_path):
+    """MathJax runs with its Safe extension (as nbconvert's MathJax 2 URL asks, ",Safe"):
+    a ``javascript:`` link written in TeX is typeset without its link."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell(
+            r"A formula $x^2$ and a link $\href{javascript:alert(1)}{click}$ in TeX."
+        )
+    ]
+    path = tmp_path / "formula.ipynb"
+    nbformat.write(notebook, path)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "export_page.py"),
+            str(path),
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto((tmp_path / "formula.html").as_uri())
+    expect(page.locator("mjx-container")).to_have_count(2, timeout=30_000)
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.locator("mjx-container", has_text="click").count() == 1
+    links = page.evaluate(
+        """() => [...document.querySelectorAll('a[href], [data-mjx-href]')]
+            .map(a => a.getAttribute('href') || a.dataset.mjxHref)
+            .filter(href => /javascript/i.test(href))"""
+    )
+    assert links == []
+    page.locator("mjx-container", has_text="click").click()
+    page.wait_for_timeout(300)
+    assert dialogs == []
