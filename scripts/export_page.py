@@ -11,15 +11,23 @@ and loaded by relative URLs:
     build/pages/require.js
     build/pages/anywidget.js                          (the drawings' front end)
     build/pages/@jupyter-widgets/html-manager/dist/   (the widget manager and its icon fonts)
+    build/pages/mathjax-setup.js, build/pages/mathjax/ (MathJax 3, for the formulas)
 
 Send the folder (zipped) or put it on any web server; opened from disk (file://) the
 drawings draw and the steppers step, offline: their frames are in the widget state and
 Graphviz (WebAssembly) is in the drawings' state. Several pages in one folder share the
-JavaScript. Only formulas need a network: MathJax comes from its CDN, and without it a
-formula shows as its TeX source.
+JavaScript. Formulas are typeset offline too, by the MathJax 3 the docs site uses.
 
-The JavaScript is the copy ``scripts/fetch_widget_js.sh`` keeps in the venv (pinned
-versions, from the npm registry; ``make lab`` and ``make page`` fetch it once).
+The JavaScript is the copy ``scripts/fetch_widget_js.sh`` and ``scripts/fetch_mathjax.sh``
+keep in the venv (pinned versions, from the npm registry, fetched once: the first by
+``make lab``, both by ``make page``).
+
+Why MathJax 3 from npm rather than the MathJax 2.7 inside a PyPI package
+(``jupyter-server-mathjax``): the page needs npm for the widgets' JavaScript anyway, the docs
+site already ships this very copy (one MathJax, one version, for pages and site), and its
+3 MB are a quarter of the 12 MB of MathJax 2.7 in that wheel. nbconvert's page template is
+written for MathJax 2, so its "MathJax URL" is ``scripts/page/mathjax-setup.js``, which
+gives MathJax 3 the template's settings (``$`` delimiters, the Safe extension) and loads it.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET_JS = Path(sys.prefix) / "share" / "minigrad-js"
+MATHJAX = Path(sys.prefix) / "share" / "minigrad-mathjax"
+MATHJAX_SETUP = ROOT / "scripts" / "page" / "mathjax-setup.js"
 MANAGER = Path("@jupyter-widgets") / "html-manager" / "dist"
 # Other builds of the same bundle and its source map: 10 MB the page never loads.
 UNUSED = {"embed.js", "embed.js.map", "embed.js.LICENSE.txt", "libembed-amd.js"}
@@ -46,6 +56,22 @@ def fetch_widget_js() -> Path:
         env={**os.environ, "VENV": sys.prefix},
     )
     return WIDGET_JS
+
+
+def fetch_mathjax() -> Path:
+    """The folder holding ``mathjax/`` (MathJax 3), fetched into the venv the first time."""
+    subprocess.run(
+        [str(ROOT / "scripts" / "fetch_mathjax.sh"), str(MATHJAX)],
+        check=True,
+        env={**os.environ, "VENV": sys.prefix},
+    )
+    return MATHJAX
+
+
+def copy_mathjax(source: Path, folder: Path) -> None:
+    """Put MathJax 3 (``mathjax/``) and the script that sets it up into ``folder``."""
+    shutil.copytree(source / "mathjax", folder / "mathjax", dirs_exist_ok=True)
+    shutil.copy(MATHJAX_SETUP, folder / MATHJAX_SETUP.name)
 
 
 def copy_widget_js(source: Path, folder: Path) -> None:
@@ -71,6 +97,7 @@ def write_page(notebook: Path, folder: Path) -> Path:
     """
     folder.mkdir(parents=True, exist_ok=True)
     copy_widget_js(fetch_widget_js(), folder)
+    copy_mathjax(fetch_mathjax(), folder)
     page = folder / f"{notebook.stem}.html"
     subprocess.run(
         [
@@ -82,6 +109,7 @@ def write_page(notebook: Path, folder: Path) -> Path:
             f"--output-dir={folder}",
             "--HTMLExporter.require_js_url=require.js",
             f"--HTMLExporter.widget_renderer_url={(MANAGER / 'embed-amd.js').as_posix()}",
+            f"--HTMLExporter.mathjax_url={MATHJAX_SETUP.name}",
         ],
         check=True,
         capture_output=True,

@@ -79,22 +79,34 @@ class GraphvizView(anywidget.AnyWidget):
 
     ``text_copies`` and ``position`` are for the stepper (see ``widgets._svg``): the extra
     ``<text>`` elements its frames show and hide, and how many steps are shown (the front
-    end marks the classes of the steps reached, which one stylesheet styles).
+    end marks the classes of the steps reached, which one stylesheet styles). ``titles``
+    maps a box's id to its full text, for a box whose lines were cut
+    (``widgets._markup.box_line``): the front end makes it the box's tooltip.
     """
 
     _esm = (STATIC / "graphviz_view.js").read_text(encoding="utf-8")
     dot = traitlets.Unicode().tag(sync=True)
     text_copies = traitlets.Dict().tag(sync=True)
+    titles = traitlets.Dict().tag(sync=True)
+    # A drawing by layers: how the browser opens a module's box on a click (widgets.layers).
+    layers = traitlets.Dict().tag(sync=True)
     position = traitlets.Int(0).tag(sync=True)
     # The words the page shows around the picture (zoom bar, Graphviz's failure), in the
     # widgets' language when the view is made.
     words = traitlets.Dict().tag(sync=True)
     engine = traitlets.Instance(GraphvizEngine).tag(sync=True, **ipywidgets.widget_serialization)
 
-    def __init__(self, dot: str, text_copies: dict | None = None, **kwargs: object) -> None:
+    def __init__(
+        self,
+        dot: str,
+        text_copies: dict | None = None,
+        titles: dict | None = None,
+        **kwargs: object,
+    ) -> None:
         super().__init__(
             dot=dot,
             text_copies=text_copies or {},
+            titles=titles or {},
             words=view_words(),
             engine=shared_engine(),
             **kwargs,

@@ -146,8 +146,50 @@ def wide_characters(text: str) -> int:
     return sum(unicodedata.east_asian_width(char) in ("W", "F") for char in text)
 
 
+# The widest line a picture's box shows, in Latin letters (a Chinese character counts two):
+# a longer name would make its box, and so the whole picture, thousands of pixels wide.
+# (The package's own longest lines, such as "ещё 1999 узлов графа не показаны (max_nodes=200)",
+# fit: about 500 pixels at the natural size.)
+LONGEST_BOX_LINE = 60
+
+
+def box_line(text: str) -> str:
+    r"""``text`` as one line of a picture's box: ``one_line``, and if wider than
+    ``LONGEST_BOX_LINE`` its beginning and end with an ellipsis between (both ends of a
+    name tell names apart, and a box's " (leaf)" stays). The full text is the box's tooltip
+    (``GraphvizView.titles``).
+
+    >>> box_line("w" * 70 + " (leaf)")
+    'wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww…wwwwwwwwwwww (leaf)'
+    >>> len(box_line("a\nb" * 100)), box_line("short")
+    (60, 'short')
+    """
+    line = one_line(text)
+    if len(line) + wide_characters(line) <= LONGEST_BOX_LINE:
+        return line
+    head, tail = [], []
+    room = LONGEST_BOX_LINE - 1  # the ellipsis takes one
+    front, back = 0, len(line) - 1
+    # Characters from the front and the back in turn, two from the front for each one from
+    # the back, while they fit: so the cut keeps more of the beginning.
+    while front <= back:
+        side_front = len(head) < 2 * len(tail) + 2
+        char = line[front] if side_front else line[back]
+        cost = 1 + wide_characters(char)
+        if cost > room:
+            break
+        room -= cost
+        if side_front:
+            head.append(char)
+            front += 1
+        else:
+            tail.append(char)
+            back -= 1
+    return "".join(head) + "…" + "".join(reversed(tail))
+
+
 def _dot_line(line: str) -> str:
-    line = one_line(line).replace("\\", "\\\\").replace("&", "&amp;")
+    line = box_line(line).replace("\\", "\\\\").replace("&", "&amp;")
     # Graphviz in the browser has no font to measure with: it estimates a Chinese character
     # at three quarters of the width it is drawn with. A space per such character, half on
     # each side, gives the box the room it lacks and keeps the text centred.

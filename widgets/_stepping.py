@@ -9,9 +9,10 @@ the position slider, itself jslinked to a ``Play``: the slider, Play and the
 reset/back/step/run buttons (``widgets._controls.SliderButtons``) step in the browser, with
 no kernel.
 
-A subclass sets ``self.steps`` (what ``num_steps`` counts), ``self.dot``,
-``self.text_copies`` (``widgets._svg.text_copies``) and ``self.frames`` (one ``Markup``
-per position, 0 to ``num_steps``), then calls ``_build_controls(note)``.
+A subclass sets ``self.steps`` (what ``num_steps`` counts), ``self.dot``, ``self.titles``
+(``Drawing.titles``), ``self.text_copies`` (``widgets._svg.text_copies``) and
+``self.frames`` (one ``Markup`` per position, 0 to ``num_steps``), then calls
+``_build_controls(note)``.
 
 >>> from ._markup import Markup
 >>> panel(["one line", Markup("<b>two</b>")], 3, "n1").count('<div style="margin:3px 0">')
@@ -104,6 +105,7 @@ class SteppedPicture(ipywidgets.VBox):
     frames: list[Markup]
     dot: str
     text_copies: dict
+    titles: dict[str, str]  # the full text of each box whose lines were cut
     scope: str
     graph: Any  # the drawing's graph (widgets._graph), its output box first ("t0")
     _fallback: tuple[str, str]  # for viewers without widgets: the steps in words, the end's DOT
@@ -188,7 +190,7 @@ class SteppedPicture(ipywidgets.VBox):
             labels_fit["style"] = {"description_width": "initial"}
         # The picture, drawn by Graphviz in the browser; the frames' stylesheets name its
         # scope class.
-        self._picture = GraphvizView(self.dot, self.text_copies)
+        self._picture = GraphvizView(self.dot, self.text_copies, self.titles)
         self._picture.add_class(PICTURE_CLASS)
         self._picture.add_class(self.scope)
         self._slider = ipywidgets.IntSlider(
@@ -267,6 +269,8 @@ def panel(
     return html(
         '<div class="{}" data-position="{}" data-node="{}" style="font-family: sans-serif; '
         "font-size: 14px; line-height: 1.35; max-width: 760px; border-left: 4px solid {}; "
+        # A name of hundreds of characters with no space wraps inside the panel.
+        "overflow-wrap: anywhere; "
         'padding: 4px 10px; margin-top: 6px;">{}</div>',
         PANEL_CLASS,
         position,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ._markup import one_line
+from ._markup import box_line
 
 # The classes of a text shown from step k on, and of one shown until step k.
 SHOWN_FROM = "mg-from-{}"
@@ -61,8 +61,8 @@ def text_copies(texts: Mapping[str, Sequence[Timeline]]) -> dict[str, list[list[
                 if i + 1 < len(timeline):
                     names.append(SHOWN_UNTIL.format(timeline[i + 1][0]))
                 # The words reach the page as text (the front end sets textContent), on
-                # one line as in the label Graphviz drew.
-                line.append([" ".join(names), i > 0, one_line(words)])
+                # one line and cut as in the label Graphviz drew.
+                line.append([" ".join(names), i > 0, box_line(words)])
             copies[element_id].append(line)
     return copies
 

@@ -24,4 +24,5 @@ def view_words() -> dict[str, str]:
         "actual_title": _("Natural size: text as large as a lesson's"),
         "hint": _("A large graph: zoom in, then drag the picture to move around."),
         "error": _("Graphviz could not draw this graph: {error}"),
+        "open_layer": _("Click to open this module one level."),
     }

@@ -54,7 +54,7 @@ from ._graph import (
     shape_text,
     short_value,
 )
-from ._markup import dot_label, one_line
+from ._markup import box_line, dot_label, one_line
 from .i18n import N_, _
 
 # The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008).
@@ -100,6 +100,17 @@ class Drawing(graphviz.Digraph):
 
     description = ""  # the picture in words, for viewers without widgets (see describe)
 
+    # For draw_layers: what the browser needs to open a module's box (widgets.layers.openable).
+    layers: dict[str, Any] | None = None
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The full text of each box whose lines were cut (``add_boxes`` fills it): the
+        tooltip the browser shows over the box."""
+        if "_titles" not in self.__dict__:
+            self._titles: dict[str, str] = {}
+        return self._titles
+
     def __repr__(self) -> str:
         # The default repr shows a memory address, which differs on every run of a lesson.
         return "<widgets.Drawing: shown as a picture in Jupyter; .source has the DOT text>"
@@ -122,7 +133,7 @@ class Drawing(graphviz.Digraph):
         >>> drawing.widget().dot == drawing.source
         True
         """
-        return GraphvizView(dot=self.source)
+        return GraphvizView(dot=self.source, titles=self.titles, layers=self.layers or {})
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -253,6 +264,9 @@ def add_boxes(
 
     for box in graph.nodes.values():
         look = look_of(box)
+        lines = [one_line(line) for line in labels[box.id]]
+        if any(box_line(line) != line for line in lines):
+            drawing.titles[f"mg-{box.id}"] = "\n".join(lines)
         drawing.node(
             box.id,
             dot_label(labels[box.id]),

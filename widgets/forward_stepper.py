@@ -215,7 +215,9 @@ class ForwardStepper(SteppedPicture):
 
         self.scope = new_scope()
         frames = _ForwardFrames(self)
-        self.dot = frames.drawing(rankdir).source
+        drawing = frames.drawing(rankdir)
+        self.dot = drawing.source
+        self.titles = drawing.titles
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
         self.picture_style = frames.style()

@@ -3,7 +3,11 @@
 The graph of a training step has a box for every op and every parameter: a 2-16-16-1 MLP's
 loss already has some thirty. Drawn by layers, it has one box per module of the model (its
 name from ``named_modules``, ``fc1 (Linear)``), with the arrows between them; ``depth=2``
-opens each of those one level further, and so on, as model-drawing tools do.
+opens each of those one level further, and so on, as model-drawing tools do. In the
+browser a click on a module's box opens it one level, with no kernel: the drawing carries
+every box and the modules each belongs to (``openable``), and the page puts the picture
+together again and lays it out with the Graphviz it already has (an exported page and the
+docs site open boxes too, and a kernel round trip would redo the model's forward pass).
 
 Which graph nodes a layer made is recorded while the model runs: ``draw_layers`` calls
 ``run`` with each module's ``forward`` wrapped, and a call's nodes are those its outputs
@@ -47,7 +51,8 @@ def draw_layers(
 
     ``depth=1`` gives a box per child of the model (``named_children``); ``depth=2`` opens
     each child into its own children, and so on; a module with no children stays one box
-    at any depth. A box says the module's name and type and its parameters' shapes; the
+    at any depth; in the browser, a click on a box with children opens it one level. A box
+    says the module's name and type and its parameters' shapes; the
     model's inputs and the other tensors it reads stay boxes of their own. Parameters left
     outside every box are named as ``named_parameters`` names them; other tensors by the
     caller's variables, or ``names``, as in ``widgets.draw``.
@@ -69,12 +74,14 @@ def draw_layers(
         raise TypeError(
             _("run() must return a Tensor, got {type}").format(type=type(output).__name__)
         )
-    graph = build_graph([output], found, include_grad_graphs=False, max_nodes=max_nodes)
-    graph = collapse(graph, model, made_by, depth)
+    full = build_graph([output], found, include_grad_graphs=False, max_nodes=max_nodes)
+    graph = collapse(full, model, made_by, depth)
     drawing = new_digraph(rankdir)
     labels = {box.id: label_lines(box, show_values, False) for box in graph.nodes.values()}
     add_boxes(drawing, graph, labels)
     drawing.description = describe(graph, labels)
+    drawing.layers = openable(full, model, made_by, depth, rankdir, show_values)
+    drawing.titles.update(drawing.layers.pop("titles"))
     return drawing
 
 
@@ -133,6 +140,33 @@ def chosen_modules(model: Any, depth: int) -> list[tuple[str, Any]]:
     return chosen
 
 
+def module_ids(model: Any) -> dict[str, str]:
+    """Each module's box id, by its name in ``named_modules`` (``m3``: the third), the same
+    at every depth, so that the browser can open the box it was given."""
+    return {name: f"m{i}" for i, (name, _) in enumerate(model.named_modules()) if name}
+
+
+def module_box(box_id: str, name: str, module: Any) -> GraphNode:
+    """The box standing for ``module``: its name and type, and its parameters' shapes."""
+    box = GraphNode(box_id, MODULE, f"{name} ({type(module).__name__})")
+    shapes = [f"{p_name} {tuple(p.shape)}" for p_name, p in module.named_parameters()]
+    box.note = ", ".join(shapes) if shapes else _("no parameters")
+    return box
+
+
+def members(graph: Graph, name: str, module: Any, made_by: dict[Any, Any]) -> set[str]:
+    """The boxes of ``graph`` that module ``name`` stands for: the graph nodes its calls
+    made and its parameters' boxes."""
+    nodes: set[Node] = made_by.get(name, set())
+    found = {graph.id_of[node] for node in nodes if node in graph.id_of}
+    parameters = list(module.parameters())
+    return found | {
+        box.id
+        for box in graph.nodes.values()
+        if box.kind == LEAF and any(box.tensor is p for p in parameters)
+    }
+
+
 def collapse(graph: Graph, model: Any, made_by: dict[Any, Any], depth: int) -> Graph:
     """``graph`` with the boxes of each chosen module (its graph nodes, its parameters'
     boxes) replaced by one box; arrows between the boxes kept once each. A tensor the
@@ -140,23 +174,15 @@ def collapse(graph: Graph, model: Any, made_by: dict[Any, Any], depth: int) -> G
     own box, an arrow into the module's."""
     box_of: dict[str, str] = {}  # old box id -> the module box standing for it
     modules: dict[str, GraphNode] = {}
+    ids = module_ids(model)
     for name, module in chosen_modules(model, depth):
-        nodes: set[Node] = made_by.get(name, set())
-        members = {graph.id_of[node] for node in nodes if node in graph.id_of}
-        parameters = [p for p in module.parameters()]
-        members |= {
-            box.id
-            for box in graph.nodes.values()
-            if box.kind == LEAF and any(box.tensor is p for p in parameters)
-        }
-        members -= set(box_of)  # a node two modules reach (a shared parameter): the first
-        if not members:
+        inside = members(graph, name, module, made_by)
+        inside -= set(box_of)  # a node two modules reach (a shared parameter): the first
+        if not inside:
             continue
-        box = GraphNode(f"m{len(modules)}", MODULE, f"{name} ({type(module).__name__})")
-        shapes = [f"{p_name} {tuple(p.shape)}" for p_name, p in module.named_parameters()]
-        box.note = ", ".join(shapes) if shapes else _("no parameters")
+        box = module_box(ids[name], name, module)
         modules[box.id] = box
-        box_of.update(dict.fromkeys(members, box.id))
+        box_of.update(dict.fromkeys(inside, box.id))
     collapsed = Graph(elided=graph.elided)
     for box in graph.nodes.values():
         if box.id not in box_of:
@@ -173,3 +199,62 @@ def collapse(graph: Graph, model: Any, made_by: dict[Any, Any], depth: int) -> G
         seen.add((tail, head))
         collapsed.add_edge(tail, head, edge.input_index)
     return collapsed
+
+
+def openable(
+    full: Graph, model: Any, made_by: dict[Any, Any], depth: int, rankdir: str, show_values: bool
+) -> dict[str, Any]:
+    """What the browser needs to open a module's box one level with a click, no kernel:
+    the drawing's DOT is rebuilt there (``static/graphviz_view.js``, ``layersDot``) from
+
+    - ``units``: each box of the full graph with the modules it belongs to, outermost
+      first (``[["n3", ["m1", "m2"]], ...]``); it is drawn as the first of them not open,
+      or as itself when all are open;
+    - ``boxes``: each unit's and module's DOT statement, made here (so escaped here);
+    - ``edges``: the full graph's arrows, unit to unit, drawn once between two boxes;
+    - ``header``, ``edge``: the DOT around them and every arrow's attributes;
+    - ``open``: the modules open at ``depth``; ``openable``: the modules with children;
+    - ``titles``: the tooltips of boxes whose lines were cut (``Drawing.titles``).
+    """
+    ids = module_ids(model)
+    chains: dict[str, list[str]] = {unit: [] for unit in full.nodes}
+    name_of: dict[str, str] = {}
+    everything = Graph()
+    for unit in full.nodes.values():
+        everything.add_node(unit)
+    for name, module in model.named_modules():  # a module before its children
+        if not name:
+            continue
+        box_id = ids[name]
+        for unit in sorted(members(full, name, module, made_by)):
+            chain = chains[unit]
+            # Only a path of modules, each inside the one before (a shared parameter is in
+            # its first module's path).
+            if not chain or name.startswith(name_of[chain[-1]] + "."):
+                chain.append(box_id)
+                if box_id not in everything.nodes:
+                    everything.add_node(module_box(box_id, name, module))
+        name_of[box_id] = name
+    drawing = new_digraph(rankdir)
+    labels = {box.id: label_lines(box, show_values, False) for box in everything.nodes.values()}
+    add_boxes(drawing, everything, labels)
+    statements = {statement.split("[", 1)[0].strip(): statement for statement in drawing.body}
+    boxes = {box_id: statements[box_id] for box_id in everything.nodes}  # not node [...]
+    modules = dict(model.named_modules())
+    drawn = {box_id for chain in chains.values() for box_id in chain}
+    return {
+        "header": new_digraph(rankdir).source.rstrip().removesuffix("}"),
+        "boxes": boxes,
+        "units": [[unit, chain] for unit, chain in chains.items()],
+        "edges": [[edge.tail, edge.head] for edge in full.edges],
+        "edge": 'color="#444444"',
+        "open": sorted(
+            ids[name]
+            for name in (name_of[box_id] for box_id in drawn)
+            if name.count(".") + 1 < depth and any(True for _ in modules[name].children())
+        ),
+        "openable": sorted(
+            box_id for box_id in drawn if any(True for _ in modules[name_of[box_id]].children())
+        ),
+        "titles": drawing.titles,
+    }

@@ -292,7 +292,9 @@ class BackwardStepper(SteppedPicture):
         frames = _Frames(self)
         # The picture: the DOT text, with the classes the frames style and the texts they
         # show, which Graphviz lays out once, in the browser.
-        self.dot = frames.drawing(rankdir).source
+        drawing = frames.drawing(rankdir)
+        self.dot = drawing.source
+        self.titles = drawing.titles
         self.text_copies = text_copies(frames.texts)
         self.frames = frames.frames()
         self.picture_style = frames.style()

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 import widgets
+from widgets._markup import LONGEST_BOX_LINE
 
 pytestmark = pytest.mark.browser
 
@@ -90,9 +91,16 @@ def test_hostile_names_run_no_script_and_every_picture_draws(page, tmp_path, exp
     nbformat.write(notebook, path)
     exported = export_html(path)
 
+    check_hostile_page(page, exported.as_uri())
+
+
+def check_hostile_page(page, url: str) -> None:
+    """Open ``url``, a page of ``CELLS``' outputs (an exported notebook, a docs page), and
+    check that no script runs and every picture draws with its boxes and names (also run
+    by ``test_hostile_names_docs.py``, on the docs site)."""
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(exported.as_uri())
+    page.goto(url)
     pictures = page.locator(".minigrad-graphviz")
     expected = expected_boxes()
     expect(pictures).to_have_count(len(expected), timeout=60_000)
@@ -128,8 +136,12 @@ def test_hostile_names_run_no_script_and_every_picture_draws(page, tmp_path, exp
         panel = stepper.locator(".minigrad-frame:visible .minigrad-step-panel")
         suffix = "3" if i < len(NAMES) else "!"
         assert f"∂{shown}{suffix}/∂{shown}{suffix}" in panel.text_content()
+        # In a box as typed; a name too long for a box in full in the box's tooltip.
         texts = stepper.locator("svg text").all_text_contents()
-        assert any(shown in text for text in texts), texts
+        titles = stepper.locator("svg g.node > title").all_text_contents()
+        assert any(shown in text for text in texts + titles), texts
+        if len(shown) <= LONGEST_BOX_LINE:
+            assert any(shown in text for text in texts), texts
     # The widget state holds the names as JSON text in a <script> of a data type (nbconvert
     # writes "</" as "<\/" there): only scripts the browser runs count.
     counts = page.evaluate(

@@ -217,3 +217,19 @@ def test_constant_changed_in_place_shows_no_value():
     c.add_(1.0)  # what MulBackward0 saved is no longer the value it used
     source = widgets.draw(y).source
     assert "label=constant " in source and "value 6." not in source
+
+
+def test_a_very_long_name_is_cut_in_its_box_and_whole_in_its_tooltip():
+    from widgets._markup import LONGEST_BOX_LINE
+
+    name = "v" * 300 + " " + "w" * 199
+    x = mg.tensor(2.0, requires_grad=True)
+    y = x * 3
+    drawing = widgets.draw(y, names={name: x})
+    labels = re.findall(r'label="([^"]*)"', drawing.source)
+    lines = [line for label in labels for line in label.split("\\n")]
+    assert max(len(line) for line in lines) == LONGEST_BOX_LINE
+    assert any(line.startswith("v" * 40) and "…" in line for line in lines), lines
+    assert list(drawing.titles.values()) == [f"{name} (leaf)\nscalar\nvalue 2.\ngrad None"]
+    assert drawing.widget().titles == drawing.titles
+    assert widgets.draw(y, names={"x": x}).titles == {}

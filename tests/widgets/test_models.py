@@ -194,3 +194,39 @@ def test_draw_layers_refuses_bad_arguments_and_restores_the_model_when_run_fails
     with pytest.raises(Exception):  # noqa: B017 (whatever the model raises)
         widgets.draw_layers(net, broken)
     assert all("forward" not in vars(module) for module in net.modules())
+
+
+def boxes_when_open(layers: dict, open_modules: set[str]) -> set[str]:
+    """The boxes the browser draws with ``open_modules`` open (the rule of
+    ``static/graphviz_view.js``'s ``layersDot``, written again here to check it against
+    ``draw_layers``): each unit as the first of its modules not open, or as itself."""
+    return {
+        next((module for module in modules if module not in open_modules), unit)
+        for unit, modules in layers["units"]
+    }
+
+
+def test_draw_layers_gives_the_browser_every_level_to_open():
+    mg.manual_seed(3)
+    net = nn.Sequential(nn.Sequential(nn.Sequential(nn.Linear(2, 3), nn.Tanh()), nn.Linear(3, 1)))
+    inputs = mg.randn(4, 2)
+
+    def loss():
+        return net(inputs).sum()
+
+    drawings = {depth: widgets.draw_layers(net, loss, depth=depth) for depth in (1, 2, 3, 4)}
+    layers = drawings[1].layers
+    ids = {name: f"m{i}" for i, (name, _) in enumerate(net.named_modules()) if name}
+    # Opening the modules (with children) above depth d draws what draw_layers(depth=d) draws.
+    for depth, drawing in drawings.items():
+        above = {ids[name] for name in ids if name.count(".") + 1 < depth}
+        open_modules = above & set(layers["openable"])
+        drawn = set(re.findall(r"^\t(\w+) \[label=", drawing.source, re.MULTILINE))
+        assert boxes_when_open(layers, open_modules) == drawn, depth
+        assert set(drawing.layers["open"]) == open_modules, depth
+    # Only a module with children opens; each box's statement is the one Python wrote.
+    assert layers["openable"] == sorted([ids["0"], ids["0.0"]])
+    assert layers["open"] == []
+    assert layers["boxes"][ids["0.0.0"]] in drawings[3].source
+    assert 'label="0 (Sequential)' in layers["boxes"][ids["0"]]
+    assert drawings[1].widget().layers == layers

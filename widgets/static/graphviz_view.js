@@ -8,6 +8,8 @@
 //   engine       "IPY_MODEL_<id>" of the GraphvizEngine that holds Graphviz
 //   text_copies  for the stepper: element id -> for each line of its label, the copies of
 //                that <text> to add, [classes, hidden, words] each (see widgets/_svg.py)
+//   titles       element id -> the full text of a box whose lines were cut (its tooltip)
+//   layers       for widgets.draw_layers: how to open a module's box (see layersDot)
 //   position     for the stepper: how many steps are shown (jslinked to its slider; see
 //                showPosition)
 
@@ -67,6 +69,64 @@ function addTextCopies(svg, textCopies) {
                     after = text;
                 }
             });
+        });
+    }
+}
+
+// A box whose lines were cut (a very long name) shows its full text as its tooltip: the
+// SVG <title> of its group, which Graphviz fills with the node's DOT id. Set as text.
+function addTitles(svg, titles) {
+    for (const [id, text] of Object.entries(titles)) {
+        const group = svg.querySelector(`g#${CSS.escape(id)}`);
+        const title = group?.querySelector(":scope > title");
+        if (title) title.textContent = text;
+    }
+}
+
+// A drawing by layers (widgets.draw_layers): a click on a module's box opens it one level,
+// here in the page, with no kernel. Python sends every box's DOT statement (escaped there)
+// and, for each box of the full graph (a "unit"), the modules it belongs to, outermost
+// first (widgets/layers.py, openable); a unit is drawn as the first of its modules that is
+// not open, or as itself. The arrows are the full graph's, each drawn once between two
+// boxes. So the DOT for any set of open modules is put together here and laid out again.
+function layersDot(layers, open) {
+    const boxOf = new Map();
+    const statements = new Map(); // in the order of the units, as Python draws them
+    for (const [unit, modules] of layers.units) {
+        const box = modules.find((module) => !open.has(module)) ?? unit;
+        boxOf.set(unit, box);
+        if (!statements.has(box)) statements.set(box, layers.boxes[box]);
+    }
+    const arrows = new Set();
+    const lines = [];
+    for (const [tail, head] of layers.edges) {
+        const from = boxOf.get(tail);
+        const to = boxOf.get(head);
+        if (from === to || arrows.has(`${from} ${to}`)) continue;
+        arrows.add(`${from} ${to}`);
+        lines.push(`\t${from} -> ${to} [${layers.edge} id="mg-e${lines.length}"]\n`);
+    }
+    return `${layers.header}${[...statements.values()].join("")}${lines.join("")}}\n`;
+}
+
+// The module boxes that open on a click: marked (data-openable, a pointer cursor, and a
+// tooltip line saying so); a click opens one and draws the picture again.
+function addOpeners(svg, el, model) {
+    const layers = model.get("layers") || {};
+    if (!layers.openable) return;
+    const open = (el.__minigradOpen ??= new Set(layers.open));
+    for (const id of layers.openable) {
+        if (open.has(id)) continue;
+        const group = svg.querySelector(`g#mg-${CSS.escape(id)}`);
+        if (!group) continue;
+        group.dataset.openable = "true";
+        group.style.cursor = "pointer";
+        const title = group.querySelector(":scope > title");
+        if (title) title.textContent += `\n${wordsOf(model).open_layer}`;
+        group.addEventListener("click", (event) => {
+            event.stopPropagation();
+            open.add(id);
+            el.__minigradShow?.();
         });
     }
 }
@@ -276,6 +336,7 @@ const ENGLISH = {
     actual_title: "Natural size: text as large as a lesson's",
     hint: "A large graph: zoom in, then drag the picture to move around.",
     error: "Graphviz could not draw this graph: {error}",
+    open_layer: "Click to open this module one level.",
 };
 
 function wordsOf(model) {
@@ -395,10 +456,14 @@ function timed(name, work) {
 async function draw(model, el) {
     el.__minigradWords = wordsOf(model);
     const viz = await graphvizOf(model);
-    const dot = model.get("dot");
+    // A drawing by layers with a module opened in the page: its DOT put together here.
+    const opened = el.__minigradOpen && model.get("layers")?.units;
+    const dot = opened ? layersDot(model.get("layers"), el.__minigradOpen) : model.get("dot");
     const textCopies = model.get("text_copies") || {};
     const prepare = (svg) => {
         timed("texts", () => addTextCopies(svg, textCopies));
+        addTitles(svg, model.get("titles") || {});
+        addOpeners(svg, el, model);
         const steps = (svg.__minigradSteps = elementsByStep(svg)); // with the text copies
         timed("position", () => showPosition(svg, model.get("position") || 0));
         // Only a stepper's frames show backward arrowheads: a picture with no steps (a
@@ -442,14 +507,17 @@ function render({ model, el }) {
         const position = model.get("position") || 0;
         for (const svg of el.__minigradPictures?.() ?? []) showPosition(svg, position);
     };
+    el.__minigradShow = show;
     model.on("change:dot", show);
     model.on("change:text_copies", show);
+    model.on("change:titles", show);
     model.on("change:position", step);
     show();
     return () => {
         el.__minigradResize?.disconnect();
         model.off("change:dot", show);
         model.off("change:text_copies", show);
+        model.off("change:titles", show);
         model.off("change:position", step);
     };
 }
