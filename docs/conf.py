@@ -198,5 +198,6 @@ html_sidebars = {
 locale_dirs = ["locale/"]
 gettext_compact = False
 gettext_uuid = False
-# Code blocks stay as they are (literal blocks are not messages): the code is the same in
-# every language, as in the lessons.
+# A code block is an entry too when its comments have words to translate: as in the lessons,
+# the translation changes its comments and nothing else. scripts/translate_docs.py extracts
+# them; site_languages.translate_code_blocks puts them in place (why not Sphinx: see there).

@@ -27,14 +27,15 @@ Commands, from the repository root (``python`` is ``.venv/bin/python``)::
     python scripts/translate_docs.py check            # untranslated, fuzzy or stale entries
 
 ``update`` leaves a catalog untouched when its page's texts did not change; a changed text
-arrives marked ``fuzzy`` with its former translation as a suggestion, a new one empty, and ``check`` (and
-``tests/test_docs_translations.py``) fails until a translator has seen them.
+arrives marked ``fuzzy`` with its former translation as a suggestion, a new one empty, and
+``check`` (and ``tests/test_docs_translations.py``) fails until a translator has seen them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,7 +53,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import site_languages  # noqa: E402 - docs/_ext, put on the path above
 from babel.messages.pofile import read_po, write_po  # noqa: E402
-from translate_notebooks import needs_translation  # noqa: E402 - the lessons' rule
+from markdown_it import MarkdownIt  # noqa: E402
+from translate_notebooks import ENGLISH_WORD, needs_translation  # noqa: E402 - the lessons' rule
 
 TRANSLATED_LANGUAGES = [lang for lang in site_languages.LANGUAGES if lang != "en"]
 
@@ -108,23 +110,57 @@ def extract() -> None:
         + ",".join([*(f"{page}.md" for page in translatable_pages()), *ONE_LESSON]),
         "-D",
         "suppress_warnings=toc.not_readable,ref.doc,ref.ref,myst.xref_missing",
+        "-D",
+        "gettext_additional_targets=literal-block",  # code blocks: site_languages.py
         "-d",
         str(BUILD / "doctrees" / "gettext"),
         str(DOCS),
         str(TEMPLATES),
     )
     for page in translatable_pages():
-        keep_what_needs_translation(TEMPLATES / f"{page}.pot")
+        keep_what_needs_translation(TEMPLATES / f"{page}.pot", page)
 
 
-def keep_what_needs_translation(template: Path) -> None:
-    """Drop the entries with no English word outside code and formulas (a table cell that is
-    ``tensor(4.)``), by the lessons' rule: there is nothing to translate, and the page shows
-    them as they are."""
+# A word of a comment that is code, not English: it holds a bracket, an operator, a dot...
+CODE_WORD = re.compile(r"\S*[()\[\]{}=<>_./*²`'\"]\S*")
+COMMENT = re.compile(r"(?:^|\s)#\s?(.*)$")
+
+
+def comment_words(code: str) -> str:
+    """The words of a code block's comments that are prose, not printed values.
+
+    >>> comment_words("print(x.grad)     # tensor(4.): dy/dx = 2x at x = 2")
+    '2x at x  2'
+    >>> comment_words("print(t.grad)     # tensor([2., 4., 6.])")
+    ''
+    """
+    comments = [match[1] for line in code.splitlines() if (match := COMMENT.search(line))]
+    return CODE_WORD.sub("", " ".join(comments)).strip()
+
+
+def code_blocks(page: str) -> set[str]:
+    """The code blocks of an English page, as Sphinx's templates hold them."""
+    tokens = MarkdownIt("commonmark").parse((DOCS / f"{page}.md").read_text(encoding="utf-8"))
+    fences = [token for token in tokens if token.type == "fence"]
+    return {fence.content for fence in fences if not fence.info.startswith("{")}
+
+
+def keep_what_needs_translation(template: Path, page: str) -> None:
+    """Drop the entries with nothing to translate, by the lessons' rule: text with no English
+    word outside code and formulas (a table cell that is ``tensor(4.)``), and code blocks whose
+    comments have no English word (``# tensor([2., 4., 6.])``). The page shows them as they
+    are. A code block that stays is translated as a lesson's code is: its comments only."""
     with template.open("rb") as file:
         catalog = read_po(file)
+    blocks = code_blocks(page)
     for message in list(catalog):
-        if message.id and not needs_translation(message.id):
+        if not message.id:
+            continue
+        if message.id in blocks:
+            has_words = ENGLISH_WORD.search(comment_words(message.id))
+        else:
+            has_words = needs_translation(message.id)
+        if not has_words:
             del catalog[message.id]
     with template.open("wb") as file:
         write_po(file, catalog, width=76)

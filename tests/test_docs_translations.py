@@ -18,6 +18,7 @@ tests fail, not skip, when they are missing or older than their sources.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import re
 import subprocess
@@ -188,6 +189,19 @@ def test_a_page_state_follows_its_catalog(tmp_path, monkeypatch):
 VERSION = re.compile(r"\b(Python|PyTorch|torch) \d+(?:\.\d+)+")
 
 
+def comments(code: str) -> str:
+    return " ".join(match[1] for line in code.splitlines() if (match := tool.COMMENT.search(line)))
+
+
+def without_comments(code: str) -> list[str]:
+    return [tool.COMMENT.sub("", line).rstrip() for line in code.splitlines()]
+
+
+def prose(message, page: str) -> str:
+    """What a reader reads as the language's prose in an entry: a code block's comments."""
+    return comments(message.string) if message.id in tool.code_blocks(page) else message.string
+
+
 @pytest.mark.parametrize("pair", STARTED, ids=pair_id)
 def test_translations_follow_the_typography_of_their_language(pair):
     lang, page = pair
@@ -196,9 +210,27 @@ def test_translations_follow_the_typography_of_their_language(pair):
         f"{message.id[:50]!r}: {problem}"
         for message in read(site_languages.catalog_path(page, lang))
         if message.id and message.string
-        for problem in check(VERSION.sub(r"\1", message.string))
+        for problem in check(VERSION.sub(r"\1", prose(message, page)))
     ]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("pair", STARTED, ids=pair_id)
+def test_a_translated_code_block_is_the_english_one_but_for_its_comments(pair):
+    """The lessons' one rule for code: comments are translated, nothing else."""
+    lang, page = pair
+    blocks = tool.code_blocks(page)
+    for message in read(site_languages.catalog_path(page, lang)):
+        if message.id in blocks:
+            assert without_comments(message.string) == without_comments(message.id)
+            assert comments(message.string) != comments(message.id), "comments not translated"
+
+
+def test_only_code_blocks_with_words_in_their_comments_are_entries():
+    quickstart = tool.code_blocks("quickstart")
+    assert any("# close to 3 and 0.5" in block for block in quickstart)
+    assert tool.comment_words("print(t.grad)     # tensor([2., 4., 6.])") == ""
+    assert "close" in tool.comment_words("print(model.weight)   # close to 3 and 0.5")
 
 
 def test_a_placeholder_of_markdown_survives_each_translation():
@@ -321,9 +353,9 @@ def test_a_translated_page_of_the_built_site_has_its_translated_title_and_no_not
     english_title = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()[0][2:]
     catalog = read(site_languages.catalog_path(page, lang))
     title = catalog[english_title].string if english_title in catalog else english_title
-    html = built_page(lang, page).read_text(encoding="utf-8")
+    page_html = built_page(lang, page).read_text(encoding="utf-8")
     assert h1_of(built_page(lang, page)) == title
-    assert "site-language-note" not in html
+    assert "site-language-note" not in page_html
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -333,8 +365,8 @@ def test_an_english_page_of_a_translated_site_says_why_in_the_sites_language(lan
     assert notes["english only"] in built_page(lang, "architecture").read_text(encoding="utf-8")
     for page in tool.translatable_pages():
         if not site_languages.catalog_path(page, lang).is_file():
-            html = built_page(lang, page).read_text(encoding="utf-8")
-            assert notes["not started"] in html, page
+            page_html = built_page(lang, page).read_text(encoding="utf-8")
+            assert notes["not started"] in page_html, page
 
 
 def lesson_title(notebook: Path) -> str:
@@ -433,3 +465,24 @@ def test_the_sphinx_intl_command_line_is_the_one_the_script_calls():
     assert shown.returncode == 0
     for option in ("--pot-dir", "--locale-dir", "--language", "--jobs"):
         assert option in shown.stdout, option
+
+
+def test_the_examples_in_the_docstrings_of_the_pipeline_hold():
+    """The suite's --doctest-modules covers minigrad and widgets; these two modules are in
+    scripts/ and docs/_ext/."""
+    import doctest
+
+    for module in (tool, site_languages):
+        assert doctest.testmod(module).failed == 0, module.__name__
+
+
+@pytest.mark.parametrize("pair", STARTED, ids=pair_id)
+def test_the_built_page_shows_its_code_blocks_with_translated_comments(pair):
+    lang, page = pair
+    blocks = tool.code_blocks(page)
+    text = html.unescape(re.sub(r"<[^>]+>", "", built_page(lang, page).read_text(encoding="utf-8")))
+    for message in read(site_languages.catalog_path(page, lang)):
+        if message.id in blocks:
+            for line in message.string.splitlines():
+                if match := tool.COMMENT.search(line):
+                    assert match[1] in text, f"{page}: {match[1]!r} is not on the built page"

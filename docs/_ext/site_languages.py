@@ -25,12 +25,14 @@ it); a catalog with every entry translated, *translated*.
 from __future__ import annotations
 
 import fnmatch
+import gettext
 from pathlib import Path
 from typing import Any, Literal
 
 from babel.messages.pofile import read_po
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.util.i18n import docname_to_domain
 
 DOCS = Path(__file__).resolve().parent.parent
 ROOT = DOCS.parent
@@ -182,6 +184,39 @@ def add_note(app: Sphinx, doctree: nodes.document) -> None:
         doctree.insert(0, note)
 
 
+def translate_code_blocks(app: Sphinx, doctree: nodes.document) -> None:
+    """Put in each code block its translation from the page's catalog: the same code with its
+    comments translated (the lessons' rule; tests/test_docs_translations.py checks it).
+
+    Sphinx's own translation of code blocks (``gettext_additional_targets``) wraps the
+    translation in reStructuredText's ``::`` and parses it again, which a Markdown page turns
+    into a paragraph. So the extraction asks Sphinx for the code blocks' entries
+    (``scripts/translate_docs.py``) and this puts their translations in place, as text."""
+    lang = app.config.language
+    if lang == SOURCE_LANGUAGE:
+        return
+    domain = docname_to_domain(app.env.docname, app.config.gettext_compact)
+    # Sphinx has compiled each catalog into its .mo file before reading the pages.
+    compiled = [
+        Path(app.srcdir, folder, lang, "LC_MESSAGES", f"{domain}.mo")
+        for folder in app.config.locale_dirs
+    ]
+    compiled = [path for path in compiled if path.is_file()]
+    if not compiled:
+        return
+    with compiled[0].open("rb") as file:
+        translation = gettext.GNUTranslations(file)
+    for block in doctree.findall(nodes.literal_block):
+        english = block.rawsource or block.astext()
+        translated = translation.gettext(english)
+        if translated == english:
+            continue
+        if block.astext() != english:  # the entry keeps the block's last line break
+            translated = translated.rstrip("\n")
+        block.rawsource = translated
+        block[:] = [nodes.Text(translated)]
+
+
 def add_switcher(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -189,6 +224,7 @@ def add_switcher(
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("doctree-read", translate_code_blocks)
     app.connect("doctree-read", add_note)
     app.connect("html-page-context", add_switcher)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
