@@ -28,7 +28,7 @@ PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source mini
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs bootstrap lint format clean bench bench-quick lite page student-release catalogs
+.PHONY: lab test docs docs-languages bootstrap lint format clean bench bench-quick lite page student-release catalogs
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -72,15 +72,24 @@ test: bootstrap
 	fi; \
 	exit $$rc
 
-# The documentation site, into docs/_build/html (open index.html; no server needed).
-# Warnings are errors. The scripts fetch the JavaScript the pages serve themselves
-# (widgets, MathJax) from the npm registry, once.
+# The documentation site, into docs/_build/html (open index.html; no server needed), then
+# its Russian and Chinese versions (docs-languages). Warnings are errors. The scripts fetch
+# the JavaScript the pages serve themselves (widgets, MathJax) from the npm registry, once.
+DOCS_JS = MINIGRAD_WIDGET_JS="$(abspath $(VENV))/share/minigrad-js" \
+	MINIGRAD_MATHJAX="$(abspath $(VENV))/share/minigrad-mathjax"
 docs: bootstrap
 	@VENV="$(VENV)" bash scripts/fetch_widget_js.sh
 	@VENV="$(VENV)" bash scripts/fetch_mathjax.sh
-	MINIGRAD_WIDGET_JS="$(abspath $(VENV))/share/minigrad-js" \
-	MINIGRAD_MATHJAX="$(abspath $(VENV))/share/minigrad-mathjax" \
-	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+	$(DOCS_JS) $(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+	@$(MAKE) --no-print-directory docs-languages
+
+# The site in Russian and Chinese (docs/translating_docs.md), into docs/_build/html/ru and
+# docs/_build/html/zh_CN: the English pages' texts extracted (Sphinx's gettext builder),
+# merged into each page's catalog in docs/locale (sphinx-intl update), each language built.
+docs-languages: bootstrap
+	@VENV="$(VENV)" bash scripts/fetch_widget_js.sh
+	@VENV="$(VENV)" bash scripts/fetch_mathjax.sh
+	$(DOCS_JS) $(BIN)/python scripts/translate_docs.py all
 
 bootstrap:
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh

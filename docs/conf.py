@@ -1,21 +1,23 @@
 """Sphinx configuration of the minigrad documentation site.
 
-Build it with ``make docs`` (``sphinx-build -W --keep-going -b html docs docs/_build/html``);
-``make test`` runs the same build, where any warning fails the suite.
+Build it with ``make docs`` (``sphinx-build -W --keep-going -b html docs docs/_build/html``,
+then the Russian and Chinese sites: ``scripts/translate_docs.py``); ``make test`` runs the same
+builds, where any warning fails the suite.
 
 Where the pages come from
     - the ``*.md`` pages beside this file (MyST Markdown);
     - the lessons ``notebooks/NN_*.ipynb`` and the released exercise sets
       ``notebooks/exercises/NN_*/NN_*.ipynb`` (the student versions, as ``nbgrader
       generate_assignment`` writes them), copied into ``docs/lessons/`` (same
-      layout, gitignored, read-only) by ``copy_notebooks`` below each time this file is
-      read. Sphinx only reads documents inside its source folder. A symbolic link would
-      avoid the copy, but Sphinx resolves links to their real path, so the notebooks'
-      relative links to each other (``../../01_gradients.ipynb``) would then point out of
-      the source folder and fail. An exercise set is published once its lesson exists (it
-      links to it). The teacher's sources (``teacher/``, with solutions and hidden tests)
-      are never pages: students read this site. A new lesson appears in the site
-      by itself: the toctrees in lessons.md are globs, in course order.
+      layout, gitignored, read-only) by ``copy_notebooks`` below each time Sphinx starts
+      (the translated lessons in a Russian or Chinese build). Sphinx only reads documents
+      inside its source folder. A symbolic link would avoid the copy, but Sphinx resolves
+      links to their real path, so the notebooks' relative links to each other
+      (``../../01_gradients.ipynb``) would then point out of the source folder and fail.
+      An exercise set is published once its lesson exists (it links to it). The teacher's
+      sources (``teacher/``, with solutions and hidden tests) are never pages: students
+      read this site. A new lesson appears in the site by itself: the toctrees in
+      lessons.md are globs, in course order.
     - the API reference, from the docstrings (``sphinx.ext.autodoc`` + ``napoleon``).
 
 Notebooks are rendered from their stored outputs, never executed here: the outputs are
@@ -44,6 +46,8 @@ sys.path.insert(0, str(ROOT))
 # This site's own extensions (docs/_ext).
 sys.path.insert(0, str(DOCS / "_ext"))
 
+import site_languages  # noqa: E402 - found through the line above
+
 project = "minigrad"
 author = "the minigrad authors"
 copyright = "the minigrad authors"  # noqa: A001 - Sphinx's name for this setting
@@ -57,6 +61,9 @@ extensions = [
     # A notebook whose widgets would show blank (views whose models the stored widget state
     # lacks) is a warning, so make docs fails on it: docs/_ext/widget_state_check.py.
     "widget_state_check",
+    # The Russian and Chinese sites: the lessons in the site's language, a note on pages that
+    # are in English, the language switcher (docs/_ext/site_languages.py).
+    "site_languages",
 ]
 
 # --------------------------------------------------------------------------- sources
@@ -74,13 +81,16 @@ def page_notebooks() -> set[Path]:
     return {path.relative_to(NOTEBOOKS) for path in pages}
 
 
-def copy_notebooks() -> None:
+def copy_notebooks(language: str = "en") -> None:
     """Mirror the page notebooks into docs/lessons: copy what is new or changed, delete
     copies whose notebook is gone. ``copy2`` keeps each notebook's modification time, so
-    Sphinx re-renders only the notebooks that changed."""
+    Sphinx re-renders only the notebooks that changed. A Russian or Chinese site gets the
+    translated lessons, ``notebooks/<language>/``, where they are finished
+    (``site_languages.lesson_source``); each language has its own doctrees, so switching the
+    copies between the builds of two languages re-renders nothing that did not change."""
     wanted = page_notebooks()
     for relative in wanted:
-        source, copy = NOTEBOOKS / relative, LESSONS / relative
+        source, copy = site_languages.lesson_source(relative, language), LESSONS / relative
         if copy.exists() and filecmp.cmp(source, copy, shallow=False):
             continue
         copy.parent.mkdir(parents=True, exist_ok=True)
@@ -92,7 +102,11 @@ def copy_notebooks() -> None:
             copy.unlink()
 
 
-copy_notebooks()
+def setup(app) -> None:
+    # The language is known once -D language=... is applied: at config-inited, not while this
+    # file runs.
+    app.connect("config-inited", lambda app, config: copy_notebooks(config.language))
+
 
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
@@ -164,3 +178,26 @@ html_title = "minigrad"
 html_static_path = ["_static", str(WIDGET_JS), str(MATHJAX)]
 html_css_files = ["minigrad.css"]
 html_show_sourcelink = False  # the "source" of a lesson is the notebook link on its page
+templates_path = ["_templates"]
+# Furo's sidebar, with the language switcher under the site's name.
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/languages.html",
+        "sidebar/search.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
+
+# --------------------------------------------------------------------------- languages
+# English is the source; scripts/translate_docs.py builds the site again with
+# -D language=ru and -D language=zh_CN (docs/translating_docs.md). One catalog per page, as
+# each lesson has one: a page is "not started" in a language until its catalog exists.
+locale_dirs = ["locale/"]
+gettext_compact = False
+gettext_uuid = False
+# A code block is an entry too when its comments have words to translate: as in the lessons,
+# the translation changes its comments and nothing else. scripts/translate_docs.py extracts
+# them; site_languages.translate_code_blocks puts them in place (why not Sphinx: see there).

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The developer's and teacher's tools: none of them belongs in a student's JupyterLab.
 NOT_FOR_STUDENTS = {
     "sphinx",
+    "sphinx-intl",  # the site in Russian and Chinese (scripts/translate_docs.py)
     "myst-nb",
     "furo",
     "ruff",
