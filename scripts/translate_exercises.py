@@ -423,16 +423,23 @@ def release(name: str, lang: str) -> None:
         )
 
 
-def build(name: str, lang: str, release_it: bool) -> None:
+def build(name: str, lang: str, release_it: bool, force: bool = False) -> None:
+    """Write the translated teacher source of ``name``, then release it with nbgrader when it
+    changed, or has no release yet, or ``force``."""
     catalog = lessons.read_catalog(catalog_path(lang, name))
     missing = lessons.unfinished(catalog)
     if missing:
         print(f"  {len(missing)} entries not translated: shown in English", file=sys.stderr)
     built = translated_source_path(lang, name)
     built.parent.mkdir(parents=True, exist_ok=True)
+    before = built.read_bytes() if built.exists() else None
     nbformat.write(built_source(name, lang, catalog), built)
-    if release_it:
+    if not release_it:
+        return
+    if force or built.read_bytes() != before or not released_path(lang, name).exists():
         release(name, lang)
+    else:
+        print("  current, not released again (--force releases it)")
 
 
 # --------------------------------------------------------------------------- commands
@@ -527,6 +534,7 @@ def main(argv: list[str] | None = None) -> int:
             sub.add_argument("sets", nargs="*", help="only these sets, e.g. 01_gradients")
         if command == "build":
             sub.add_argument("--no-release", action="store_true", help="no generate_assignment")
+            sub.add_argument("--force", action="store_true", help="release even when current")
     args = parser.parse_args(argv)
 
     names = sorted({Path(name).stem for name in getattr(args, "sets", [])})
@@ -544,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
             for name in names or sets_with_templates():
                 if catalog_path(lang, name).exists():
                     print(f"building {translated_source_path(lang, name).relative_to(ROOT)} ...")
-                    build(name, lang, release_it=not args.no_release)
+                    build(name, lang, release_it=not args.no_release, force=args.force)
     elif args.command == "status":
         print(status())
     else:
