@@ -87,10 +87,13 @@ bootstrap:
 
 # The translated lessons (docs/translating_lessons.md): notebooks/<lang>/ built from the
 # English lessons and the catalogs in translations/, each run so that its stored outputs are
-# real (only what changed runs again), then the manifest of what make lab trusts refreshed.
+# real (only what changed runs again); the translated exercise sets (docs/translating_exercises.md):
+# teacher/<lang>/source built, and released by nbgrader into notebooks/<lang>/exercises (only
+# what changed); then the manifest of what make lab trusts refreshed.
 .PHONY: translations
 translations: bootstrap
 	$(BIN)/python scripts/translate_notebooks.py build --all
+	$(BIN)/python scripts/translate_exercises.py build
 	$(BIN)/python scripts/trusted_notebooks.py refresh
 
 # A JupyterLite site of the lessons (Python in the browser) into build/lite: see
