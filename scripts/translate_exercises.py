@@ -351,10 +351,9 @@ def languages() -> list[str]:
 
 
 def is_translated(name: str, lang: str) -> bool:
-    """True when ``lang`` has a catalog for set ``name`` with every entry done (only such a
-    set is linked from that language's landing page)."""
-    path = catalog_path(lang, name)
-    return path.exists() and not lessons.unfinished(lessons.read_catalog(path))
+    """True when ``lang`` has a catalog for set ``name`` with every entry done, and the set
+    is released: only such a set is linked from that language's landing page."""
+    return lessons.is_exercise_set_translated(name, lang)
 
 
 # --------------------------------------------------------------------------- building
