@@ -302,3 +302,19 @@ def test_the_released_set_holds_no_line_of_its_translated_answer_key(pair):
     assert not (lines & (key - outside)), sorted(lines & (key - outside))
     assert not any("### BEGIN" in cell.source for cell in released)
     assert not any(cell.get("outputs") for cell in released)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_english_word_of_a_set_is_in_its_template_or_in_code(name):
+    """The segmentation misses nothing: with each entry of the template translated as a mark,
+    no English word is left in a Markdown cell, nor in a check's words."""
+    texts = {m.id for m in tool.lessons.read_catalog(tool.template_path(name)) if m.id}
+    marked = tool.Catalog(locale="ru")
+    for text in texts:
+        marked.add(text, "Ж")
+    built = tool.built_source(name, "ru", marked)
+    for cell in built.cells:
+        if cell.cell_type == "markdown":
+            assert not tool.lessons.needs_translation(cell.source), cell.source
+        elif cell.cell_type == "code":
+            assert {literal.text for literal in tool.check_strings(cell.source)} <= {"Ж"}
