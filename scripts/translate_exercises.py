@@ -292,24 +292,21 @@ def translate_checks(code: str, translate) -> str:
 
 
 def exercise_entries(nb: nbformat.NotebookNode) -> list[lessons.Entry]:
-    """Every text of a set to translate, in reading order: the lessons' Markdown blocks and
-    comments (nbgrader's markers aside), then each code cell's check strings."""
-    entries = []
+    """Every text of a set to translate, in reading order: a lesson's entries (Markdown blocks
+    and comments, by the lessons' own function; nbgrader's markers aside), then, in each code
+    cell, its check strings."""
+    entries = [
+        entry
+        for entry in lessons.notebook_entries(nb)
+        if not ("a comment in code" in entry.note and NBGRADER_MARKER.match(entry.text))
+    ]
     for number, cell in enumerate(nb.cells, start=1):
-        if cell.cell_type == "markdown":
-            for block in lessons.markdown_blocks(cell.source):
-                for text in lessons.block_entries(block):
-                    note = f"cell {number}, Markdown {block.kind}"
-                    entries.append(lessons.Entry(text, number, note))
-        elif cell.cell_type == "code":
-            for _, _, text in lessons.comments(cell.source):
-                if not NBGRADER_MARKER.match(text):
-                    note = f"cell {number}, a comment in code: one line, no Markdown"
-                    entries.append(lessons.Entry(text, number, note))
+        if cell.cell_type == "code":
             for literal in check_strings(cell.source):
                 note = f"cell {number}, a check's {literal.kind}: plain text, shown to the student"
                 entries.append(lessons.Entry(literal.text, number, note))
-    return entries
+    # By cell, each cell's lesson entries first (sorted() keeps the order of equal cells).
+    return sorted(entries, key=lambda entry: entry.line)
 
 
 def source_path(name: str) -> Path:
