@@ -24,7 +24,7 @@ SANITIZE := notebooks/nbval-sanitize.cfg
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
 # LANGUAGE=en: the stored outputs of the English lessons and the doctests are English,
 # whatever the developer's locale (the widgets would otherwise speak it: widgets/i18n.py).
-PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
+PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source $(wildcard teacher/*/source) minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 

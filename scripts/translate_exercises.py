@@ -359,7 +359,8 @@ def is_translated(name: str, lang: str) -> bool:
 def built_source(name: str, lang: str, catalog: Catalog) -> nbformat.NotebookNode:
     """The translated teacher source: Markdown and comments as in a lesson, the check strings
     translated, the widgets told the language, and ``metadata.minigrad.language`` (which the
-    checks and autograding speak). Cell metadata (nbgrader's ids, points) is kept."""
+    checks and autograding speak). Cell metadata (nbgrader's ids, points) is kept; outputs
+    are not."""
     done = lessons.translations(catalog)
     nb = copy.deepcopy(nbformat.read(source_path(name), as_version=4))
     widgets_told = False
@@ -375,6 +376,13 @@ def built_source(name: str, lang: str, catalog: Catalog) -> nbformat.NotebookNod
                 cell.source = lessons.with_widget_language(cell.source, lang)
                 widgets_told = True
     nb.metadata.setdefault("minigrad", {})["language"] = lang
+    # The English source's outputs are its own (English labels, English verdicts): a translated
+    # source stores none. nbgrader's release clears outputs anyway, and `make test` runs the
+    # translated sources with nbval, where a failing check fails.
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata.pop("widgets", None)
     return nb
 
 
