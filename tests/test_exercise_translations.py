@@ -318,3 +318,23 @@ def test_every_english_word_of_a_set_is_in_its_template_or_in_code(name):
             assert not tool.lessons.needs_translation(cell.source), cell.source
         elif cell.cell_type == "code":
             assert {literal.text for literal in tool.check_strings(cell.source)} <= {"Ж"}
+
+
+def test_the_docs_say_which_set_exists_in_which_language():
+    """docs/translating_exercises.md's table names every set finished in a language, and no
+    other: the number of each such set, with "translated" in the language's column."""
+    page = (ROOT / "docs" / "translating_exercises.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) · [^|]+\| (\w+) \| (\w+) \|$", page, re.M)
+    said = {
+        (lang, int(number))
+        for number, *cells in rows
+        for lang, cell in zip(("ru", "zh_CN"), cells)
+        if cell == "translated"
+    }
+    done = {
+        (lang, int(path.name[:2]))
+        for path in sorted(tool.SOURCES.iterdir())
+        for lang in ("ru", "zh_CN")
+        if tool.is_translated(path.name, lang)
+    }
+    assert done and said == done
