@@ -24,7 +24,7 @@ SANITIZE := notebooks/nbval-sanitize.cfg
 # --nbval-current-env: notebooks run on this venv's Python, whatever kernel they name.
 # LANGUAGE=en: the stored outputs of the English lessons and the doctests are English,
 # whatever the developer's locale (the widgets would otherwise speak it: widgets/i18n.py).
-PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source minigrad widgets --doctest-modules \
+PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source $(wildcard teacher/*/source) minigrad widgets --doctest-modules \
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
@@ -96,10 +96,13 @@ bootstrap:
 
 # The translated lessons (docs/translating_lessons.md): notebooks/<lang>/ built from the
 # English lessons and the catalogs in translations/, each run so that its stored outputs are
-# real (only what changed runs again), then the manifest of what make lab trusts refreshed.
+# real (only what changed runs again); the translated exercise sets (docs/translating_exercises.md):
+# teacher/<lang>/source built, and released by nbgrader into notebooks/<lang>/exercises (only
+# what changed); then the manifest of what make lab trusts refreshed.
 .PHONY: translations
 translations: bootstrap
 	$(BIN)/python scripts/translate_notebooks.py build --all
+	$(BIN)/python scripts/translate_exercises.py build
 	$(BIN)/python scripts/trusted_notebooks.py refresh
 
 # A JupyterLite site of the lessons (Python in the browser) into build/lite: see

@@ -498,16 +498,25 @@ def is_translated(stem: str, lang: str) -> bool:
     return path.exists() and not unfinished(read_catalog(path))
 
 
+def is_exercise_set_translated(name: str, lang: str) -> bool:
+    """True when exercise set ``name`` has a finished catalog in ``lang`` and is released
+    there (``notebooks/<lang>/exercises/<name>/<name>.ipynb``); a set not started in a language
+    has no catalog (docs/translating_exercises.md)."""
+    path = TRANSLATIONS / lang / "exercises" / f"{name}.po"
+    released = NOTEBOOKS / lang / "exercises" / name / f"{name}.ipynb"
+    return path.exists() and released.exists() and not unfinished(read_catalog(path))
+
+
 def link_target(target: str, source: Path, lang: str) -> str:
     """Where a relative link of an English file points from its translation: a lesson whose
-    catalog in ``lang`` is finished to the translated lesson beside it, anything else to the English
-    file. A target with a scheme or an anchor only is left alone. Only a lesson (a notebook in
-    ``notebooks/`` itself) is translated: an exercise set of the same name stays English.
+    catalog in ``lang`` is finished to the translated lesson beside it, an exercise set released
+    in ``lang`` from a finished catalog (scripts/translate_exercises.py) to that release,
+    anything else to the English file. A target with a scheme or an anchor only is left alone.
 
     >>> link_target("01_gradients.ipynb#top", NOTEBOOKS / "README.md", "xx")
     '../01_gradients.ipynb#top'
     >>> link_target("exercises/03_backward_step_by_step/03_backward_step_by_step.ipynb",
-    ...             NOTEBOOKS / "README.md", "ru")
+    ...             NOTEBOOKS / "README.md", "xx")
     '../exercises/03_backward_step_by_step/03_backward_step_by_step.ipynb'
     >>> link_target("https://pytorch.org", NOTEBOOKS / "README.md", "xx")
     'https://pytorch.org'
@@ -519,6 +528,10 @@ def link_target(target: str, source: Path, lang: str) -> str:
     is_lesson = english.suffix == ".ipynb" and english.parent == NOTEBOOKS
     if is_lesson and is_translated(english.stem, lang):
         english = output_path(english, lang)
+    elif english.parent.parent == NOTEBOOKS / "exercises" and is_exercise_set_translated(
+        english.stem, lang
+    ):
+        english = NOTEBOOKS / lang / english.relative_to(NOTEBOOKS)
     out_folder = output_path(source, lang).parent
     return Path(os.path.relpath(english, out_folder)).as_posix() + hash_ + anchor
 

@@ -112,8 +112,15 @@ def wrong_answer_strings(module: str) -> list[str]:
     ]
 
 
+def teacher_source_folders() -> list[Path]:
+    """The teacher's versions of the sets: ``teacher/source``, and the translated ones that
+    scripts/translate_exercises.py builds in each language's course, ``teacher/<lang>/source``
+    (a translated solution or hidden test is the answer key too)."""
+    return [ROOT / "teacher" / "source", *sorted((ROOT / "teacher").glob("*/source"))]
+
+
 def key_files() -> list[Path]:
-    teacher = sorted((ROOT / "teacher" / "source").rglob("*"))
+    teacher = sorted(path for folder in teacher_source_folders() for path in folder.rglob("*"))
     wrong = sorted((ROOT / "tests" / "course").glob("wrong*"))
     wrong += sorted((ROOT / "tests" / "course" / "wrong").glob("*"))
     return [path for path in teacher + wrong if path.is_file()]
@@ -122,7 +129,9 @@ def key_files() -> list[Path]:
 def public_lines() -> set[str]:
     """Lines students see anyway (the module docstring's third rule)."""
     lines: set[str] = set()
-    for path in sorted((ROOT / "teacher" / "source").glob("*/*.ipynb")):
+    for path in sorted(
+        path for folder in teacher_source_folders() for path in folder.glob("*/*.ipynb")
+    ):
         for cell in notebook_cells(path.read_bytes()):
             source = cell_text({"source": cell.get("source", "")})
             if cell.get("cell_type") != "markdown" or not key_regions(cell):
@@ -158,10 +167,21 @@ def answer_key() -> dict[str, str]:
         line: ", ".join(sorted(wheres))
         for line, wheres in found.items()
         if len(line) >= SHORTEST
-        and len(wheres) < sets / 2
+        and len(set(map(set_of, wheres))) < sets / 2
         and line not in public
         and line not in IDIOMS
     }
+
+
+def set_of(where: str) -> str:
+    """The set a file of the key belongs to (a translated source counts as its set), or the
+    file itself (the wrong answers).
+
+    >>> set_of("teacher/ru/source/03_backward_step_by_step/03_backward_step_by_step.ipynb")
+    '03_backward_step_by_step'
+    """
+    parts = where.split("/")
+    return parts[-2] if parts[0] == "teacher" else where
 
 
 def digest(data: bytes) -> str:

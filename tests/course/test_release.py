@@ -17,6 +17,7 @@ HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOT
 SOLUTION = re.compile(r"^[ \t]*### BEGIN SOLUTION\n(.*?)^[ \t]*### END SOLUTION", re.DOTALL | re.M)
 STUDENT_FACING = [
     *sorted(RELEASED.rglob("*.ipynb")),
+    *sorted(ROOT.glob("notebooks/*/exercises/*/*.ipynb")),  # released in ru and zh_CN
     ROOT / "notebooks" / "README.md",
     ROOT / "docs" / "lessons.md",
 ]
