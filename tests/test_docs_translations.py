@@ -185,8 +185,11 @@ def test_a_page_state_follows_its_catalog(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------- in the language
 
-# "Python 3.11", "torch 2.13.0": a version is a name, not a decimal number of the prose.
-VERSION = re.compile(r"\b(Python|PyTorch|torch) \d+(?:\.\d+)+")
+# "Python 3.11", "torch 2.13.0", "nbgrader 0.9": a version is a name, not a decimal number of
+# the prose.
+VERSION = re.compile(
+    r"\b(Python|PyTorch|torch|nbgrader|repo2docker|JupyterLab|Sphinx) \d+(?:\.\d+)+"
+)
 
 
 def comments(code: str) -> str:

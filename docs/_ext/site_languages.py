@@ -55,6 +55,7 @@ ENGLISH_ONLY = (
     "protocol",
     "translating",
     "translating_docs",
+    "translating_exercises",
     "translating_lessons",
 )
 
