@@ -118,32 +118,48 @@ def test_code_cells_differ_only_in_comments_check_strings_and_the_language_line(
 
 LONE_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")
 PLAIN_CODE = re.compile(r"[\w.]+\(\)|\w+=\w+|\b(?:True|False|None)\b")
+LATIN_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])")
+
+
+PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def code_names(name: str) -> frozenset[str]:
+    """The names the English set's code uses, in its code cells and in the Python blocks of
+    its Markdown: variables, functions, arguments and attributes. A check's plain text spells
+    them as the code does (``saved``, ``gradcheck``, ``mg.autograd.grad``), where Markdown
+    would put them in a code span: they are not prose."""
+    sources = []
+    for cell in nbformat.read(tool.source_path(name), as_version=4).cells:
+        if cell.cell_type == "code":
+            sources.append(cell.source)
+        else:
+            sources += PYTHON_BLOCK.findall(cell.source)
+    names = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+            elif isinstance(node, ast.FunctionDef):
+                names.add(node.name)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+    return frozenset(names)
+
+
+def plain_words(text: str, names: frozenset[str]) -> str:
+    """A check's plain text without its code: calls such as ``backward()``, ``name=value``
+    pairs, ``True``, ``False`` and ``None``, the names of the set's code, and lone letters
+    (the x of "x·y²" is a variable)."""
+    text = PLAIN_CODE.sub(" ", text)
+    text = LATIN_WORD.sub(lambda word: " " if word[0] in names else word[0], text)
+    return LONE_LETTER.sub(" ", text)
 
 
 def check_string_entries(lang: str, name: str) -> list:
     return [m for m in catalog(lang, name) if m.id and "a check's" in m.auto_comments[0]]
-
-
-def code_names(name: str) -> set[str]:
-    """The names the English set's code cells use: variables, functions and attributes, such
-    as gradcheck in mg.autograd.gradcheck. Python's keywords are not names."""
-    names = set()
-    for cell in nbformat.read(tool.source_path(name), as_version=4).cells:
-        if cell.cell_type == "code":
-            for node in ast.walk(ast.parse(cell.source)):
-                if isinstance(node, ast.Name):
-                    names.add(node.id)
-                elif isinstance(node, ast.Attribute):
-                    names.add(node.attr)
-    return names
-
-
-def without_quoted_names(translation: str, english: str, names: set[str]) -> str:
-    """The translation with every word left out that is a name of the set's code and that the
-    English quotes too: a check names code as the student's code spells it (gradcheck, not
-    "the gradient check"), so such a word is code, as backward() is."""
-    quoted = names & set(re.findall(r"\w+", english))
-    return re.sub(r"\w+", lambda word: " " if word[0] in quoted else word[0], translation)
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
@@ -159,13 +175,21 @@ def test_the_prose_of_every_markdown_cell_and_check_is_in_the_target_script(pair
     assert entries
     names = code_names(name)
     for message in entries:
-        # A check's words are plain text, with no $...$ or `...` around formulas and code: a
-        # lone letter (the x of "x·y²") is a variable, backward() or requires_grad=True code,
-        # and so is a name of the set's code that the English quotes (gradgradcheck).
-        words = LONE_LETTER.sub(" ", PLAIN_CODE.sub(" ", message.string))
-        words = without_quoted_names(words, message.id, names)
+        # A check's words are plain text, with no $...$ or `...` around formulas and code.
+        words = plain_words(message.string, names)
         share = lessons_tests.script_share(words, lang)
         assert share is None or share >= threshold, f"{message.string}: {share:.2f}"
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_an_untranslated_check_string_would_fail_the_measure(name):
+    """The measure above leaves code out; what it leaves of each English check string is
+    still an English word, so a check string copied untranslated fails it."""
+    names = code_names(name)
+    template = tool.lessons.read_catalog(tool.template_path(name))
+    for message in template:
+        if message.id and "a check's" in message.auto_comments[0]:
+            assert LATIN_WORD.search(plain_words(message.id, names)), message.id
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
