@@ -392,6 +392,20 @@ def test_the_lessons_of_a_translated_site_are_the_translated_lessons(lang):
     assert translated == len(lessons), "every lesson has a finished translation today"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_exercise_sets_of_a_translated_site_are_the_translated_releases(lang):
+    notebooks = ROOT / "notebooks"
+    sets = sorted((notebooks / "exercises").glob("[0-9][0-9]_*/[0-9][0-9]_*.ipynb"))
+    translated = 0
+    for english in sets:
+        relative = english.relative_to(notebooks)
+        source = site_languages.lesson_source(relative, lang)
+        page = built_page(lang, f"lessons/{relative.with_suffix('').as_posix()}")
+        assert h1_of(page) == lesson_title(source).replace("`", ""), relative
+        translated += source != english
+    assert sets and translated == len(sets), "every set has a finished translation today"
+
+
 class Links(HTMLParser):
     """The switcher's links of a page."""
 

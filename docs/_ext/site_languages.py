@@ -99,21 +99,23 @@ def catalog_path(docname: str, lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{docname}.po"
 
 
-def lesson_catalog_path(stem: str, lang: str) -> Path:
-    """A lesson's catalog (scripts/translate_notebooks.py)."""
-    return LESSON_CATALOGS / lang / "notebooks" / f"{stem}.po"
+def lesson_catalog_path(relative: Path, lang: str) -> Path:
+    """The catalog of a lesson (scripts/translate_notebooks.py) or of an exercise set
+    (scripts/translate_exercises.py), ``relative`` to ``notebooks/``."""
+    if len(relative.parts) == 1:
+        return LESSON_CATALOGS / lang / "notebooks" / f"{relative.stem}.po"
+    return LESSON_CATALOGS / lang / "exercises" / f"{relative.stem}.po"
 
 
 def lesson_source(relative: Path, lang: str) -> Path:
-    """The notebook a lesson page of the ``lang`` site is made from (``relative`` to
-    ``notebooks/``): the translated lesson once its catalog is finished, else the English one.
-    An exercise set stays English: it has no translation yet."""
+    """The notebook a lesson or exercise-set page of the ``lang`` site is made from
+    (``relative`` to ``notebooks/``): the translation once its catalog is finished (and, for
+    a set, released into ``notebooks/<lang>/exercises/``), else the English one."""
     english = NOTEBOOKS / relative
     translated = NOTEBOOKS / lang / relative
-    catalog = lesson_catalog_path(relative.stem, lang)
-    is_lesson = len(relative.parts) == 1
-    if lang == SOURCE_LANGUAGE or not is_lesson or not translated.is_file():
+    if lang == SOURCE_LANGUAGE or not translated.is_file():
         return english
+    catalog = lesson_catalog_path(relative, lang)
     if not catalog.is_file() or unfinished_entries(catalog):
         return english
     return translated
