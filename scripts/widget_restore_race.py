@@ -56,24 +56,6 @@ def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
     root = Path(tempfile.mkdtemp(prefix="widget-restore-race-"))
     folder, env = helpers.trusted_course_copy(root)
     os.environ["PATH"] = helpers.path_without_graphviz(root / "no-dot")
-    requests_seen = 0
-
-    def route(socket) -> None:
-        server = socket.connect_to_server()
-        server.on_message(socket.send)
-
-        def from_page(frame) -> None:
-            nonlocal requests_seen
-            server.send(frame)
-            message = helpers.kernel_message(frame) or {}
-            if message.get("header", {}).get("msg_type") == "comm_info_request":
-                requests_seen += 1
-                if drop_connection and requests_seen == 2:
-                    traffic.note("the page's kernel websocket is closed here, on purpose")
-                    socket.close(code=4000, reason="widget_restore_race.py")
-
-        socket.on_message(from_page)
-
     with helpers.jupyter_server("lab", folder, (), env) as (base_url, token):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -81,7 +63,8 @@ def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
             )
             page = browser.new_page(viewport={"width": 1280, "height": 1700})
             traffic = helpers.KernelTraffic().attach(page)
-            page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+            if drop_connection:
+                helpers.drop_connection_during_restore(page, traffic)
             page.goto(f"{base_url}/lab/tree/{lesson}?reset&token={token}")
             status = page.locator("#jp-main-statusbar").filter(has_text=re.compile("Idle"))
             status.wait_for(timeout=120_000)

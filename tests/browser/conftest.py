@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -543,12 +544,41 @@ def kernel_message(frame: str | bytes) -> dict | None:
         return None
 
 
+def drop_connection_during_restore(page, traffic: KernelTraffic | None = None) -> dict:
+    """Force the widget manager's restore race (``scripts/widget_restore_race.py``): every
+    kernel websocket of ``page`` goes through a route that closes it just after the page sends
+    its second ``comm_info_request`` (the one the notebook part of the manager's restore
+    waits on); JupyterLab reconnects at once. Returns a count of what happened,
+    ``{"comm_info_requests": n, "dropped": m}``, for a test to check the race was run."""
+    seen = {"comm_info_requests": 0, "dropped": 0}
+
+    def route(socket) -> None:
+        server = socket.connect_to_server()
+        server.on_message(socket.send)
+
+        def from_page(frame) -> None:
+            server.send(frame)
+            message = kernel_message(frame) or {}
+            if message.get("header", {}).get("msg_type") == "comm_info_request":
+                seen["comm_info_requests"] += 1
+                if seen["comm_info_requests"] == 2:
+                    if traffic is not None:
+                        traffic.note("the page's kernel websocket is closed here, on purpose")
+                    seen["dropped"] += 1
+                    socket.close(code=4000, reason="restore race forced")
+
+        socket.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+    return seen
+
+
 @pytest.fixture(scope="session")
 def lab_tools() -> SimpleNamespace:
     """This file's helpers for test modules (imported by pytest's importlib mode, a test
     module cannot import conftest): ``jupyter_server``, ``run_all``, ``wait_until_idle``,
-    ``kernel_idle``,
-    ``path_without_graphviz`` and ``READ_STEPPER``."""
+    ``kernel_idle``, ``path_without_graphviz``, ``READ_STEPPER``, ``KernelTraffic``,
+    ``kernel_message`` and ``drop_connection_during_restore``."""
     return SimpleNamespace(
         jupyter_server=jupyter_server,
         run_all=run_all,
@@ -560,4 +590,5 @@ def lab_tools() -> SimpleNamespace:
         READ_STEPPER=READ_STEPPER,
         KernelTraffic=KernelTraffic,
         kernel_message=kernel_message,
+        drop_connection_during_restore=drop_connection_during_restore,
     )

@@ -122,12 +122,14 @@ class SavedDrawings {
     session.kernelChanged.connect(() => this.schedule(200));
     session.ready.then(() => this.schedule(0)).catch(() => this.schedule(0));
     panel.disposed.connect(() => this.dispose());
-    this.schedule(WAIT_FOR_MANAGER_MS);
+    // Once more when the wait for a manager is over (the checks above are on changes only).
+    this.deadline = setTimeout(() => this.check(), WAIT_FOR_MANAGER_MS + 100);
   }
 
   dispose() {
     this.observer.disconnect();
     clearTimeout(this.scheduled);
+    clearTimeout(this.deadline);
     this.pictures.clear();
   }
 
