@@ -226,9 +226,10 @@ class SavedDrawings {
     }
     const type = STORED_PICTURE_TYPES.find(t => typeof output.data[t] === 'string');
     const shown = type || 'text/plain';
+    // Not a jp-OutputArea-output: the output is still the (hidden) widget view.
     const box = new Panel();
-    box.addClass('jp-OutputArea-output');
     box.addClass(STORED_CLASS);
+    box.node.style.overflow = 'auto';
     const picture = this.panel.content.rendermime.createRenderer(shown);
     // Untrusted: stored HTML is sanitized, whatever the notebook's trust.
     picture.renderModel({
