@@ -22,6 +22,12 @@ traffic (``tests/browser/conftest.py``'s ``KernelTraffic``) and what the widget 
     python scripts/widget_restore_race.py [LESSON] [--no-drop]
 
 With ``--no-drop`` the same run without the dropped connection: the drawings show.
+
+The course's JupyterLab extension (``widgets/labextension/``, which ``make lab`` and ``make
+test`` install into the venv) repairs exactly this: it makes the lost models from the
+notebook's saved state and shows the widgets again. This script switches it off, to show the
+race itself; ``--with-extension`` leaves it on (the run then ends with no error).
+``tests/browser/test_saved_drawings_lab.py`` forces the race the same way, both ways.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ def browser_helpers():
     return module
 
 
-def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
+def open_lesson(lesson: str, drop_connection: bool, with_extension: bool = False) -> list[str]:
     """Open ``lesson`` as ``make lab`` serves it; return what its widget outputs say when one
     shows an error (empty when every widget found its model)."""
     from playwright.sync_api import sync_playwright
@@ -55,6 +61,11 @@ def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
     helpers = browser_helpers()
     root = Path(tempfile.mkdtemp(prefix="widget-restore-race-"))
     folder, env = helpers.trusted_course_copy(root)
+    if not with_extension:
+        # The server's private config dir (helpers.jupyter_server's JUPYTER_CONFIG_DIR).
+        page_config = folder / ".jupyter-config" / "labconfig" / "page_config.json"
+        page_config.parent.mkdir(parents=True)
+        page_config.write_text('{"disabledExtensions": {"minigrad-widget-restore": true}}\n')
     os.environ["PATH"] = helpers.path_without_graphviz(root / "no-dot")
     with helpers.jupyter_server("lab", folder, (), env) as (base_url, token):
         with sync_playwright() as playwright:
@@ -79,8 +90,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lesson", nargs="?", default="04_accumulation_and_zeroing.ipynb")
     parser.add_argument("--no-drop", action="store_true", help="leave the connection alone")
+    parser.add_argument(
+        "--with-extension", action="store_true", help="leave the course's lab extension on"
+    )
     options = parser.parse_args()
-    errors = open_lesson(options.lesson, drop_connection=not options.no_drop)
+    errors = open_lesson(
+        options.lesson, drop_connection=not options.no_drop, with_extension=options.with_extension
+    )
     print(f"{len(errors)} widget output(s) show an error: {sorted(set(errors))}")
     sys.exit(1 if errors else 0)
 

@@ -218,11 +218,16 @@ def check_every_widget_shows(page, when: str) -> None:
     outputs = page.locator(".jp-Notebook .jp-OutputArea-output")
     expect(outputs).to_have_count(len(CELLS) - 1, timeout=60_000)
     expect(outputs.filter(has_text="Loading widget...")).to_have_count(0, timeout=60_000)
-    missing = outputs.filter(has_text="Error displaying widget").count()
-    assert missing == 0, (
-        f"{when}: {missing} of {len(CELLS) - 1} widget outputs say 'Error displaying widget: "
-        "model not found', though the saved file holds every model (issue 21)"
-    )
+    # A widget the manager gave up on says so for a moment, until the course's extension
+    # has made its model from the saved state and shown it again.
+    missing = outputs.filter(has_text="Error displaying widget")
+    try:
+        expect(missing).to_have_count(0, timeout=30_000)
+    except AssertionError:
+        pytest.fail(
+            f"{when}: {missing.count()} of {len(CELLS) - 1} widget outputs say 'Error "
+            "displaying widget: model not found', though the saved file holds every model"
+        )
 
 
 def check_what_shows(page, expected: list[list[int]], dialogs: list[str], when: str) -> None:
