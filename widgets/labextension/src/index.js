@@ -51,8 +51,8 @@ const STORED_PICTURE_TYPES = ['image/png', 'text/html'];
 // The manager's words when a view gave up (renderer.js of jupyterlab-manager 5.0.16, not
 // translated there).
 const GAVE_UP = 'Error displaying widget';
-// A view still "Loading widget..." this long after the notebook opened, with a kernel coming,
-// shows its stored picture meanwhile (the manager exists only once the kernel is ready).
+// A view still "Loading widget..." this long, with a kernel coming, shows its stored picture
+// meanwhile (the manager exists only once the kernel is ready).
 const WAIT_FOR_MANAGER_MS = 15000;
 // A repair not finished within this long shows the stored picture meanwhile.
 const REPAIR_PATIENCE_MS = 3000;
@@ -105,12 +105,13 @@ class SavedDrawings {
   constructor(panel, languageCode) {
     this.panel = panel;
     this.languageCode = languageCode;
-    this.openedAt = Date.now();
-    this.pictures = new Map(); // renderer -> the stored picture shown in its place
+    this.pictures = new WeakMap(); // renderer -> the stored picture shown in its place
+    this.waitingSince = new WeakMap(); // renderer -> when it was first seen waiting
     this.repairing = new Set(); // renderers being repaired now
     this.repaired = new WeakSet(); // renderers repaired once (never twice: no loop)
     this.restoring = new WeakMap(); // manager -> its set_state of the saved state
-    this.scheduled = null;
+    this.scheduled = null; // the next check, on a change
+    this.deadline = null; // the next check, when a view has waited long enough
     this.observer = new MutationObserver(() => this.schedule(200));
     this.observer.observe(panel.content.node, {
       childList: true,
@@ -122,20 +123,34 @@ class SavedDrawings {
     session.kernelChanged.connect(() => this.schedule(200));
     session.ready.then(() => this.schedule(0)).catch(() => this.schedule(0));
     panel.disposed.connect(() => this.dispose());
-    // Once more when the wait for a manager is over (the checks above are on changes only).
-    this.deadline = setTimeout(() => this.check(), WAIT_FOR_MANAGER_MS + 100);
+    this.schedule(0);
   }
 
   dispose() {
     this.observer.disconnect();
     clearTimeout(this.scheduled);
     clearTimeout(this.deadline);
-    this.pictures.clear();
   }
 
+  /** Check within `ms`; at most one check is pending, so a stream of changes (a stepper
+   * playing) cannot put it off for ever. */
   schedule(ms) {
-    clearTimeout(this.scheduled);
-    this.scheduled = setTimeout(() => this.check(), ms);
+    if (this.scheduled === null) {
+      this.scheduled = setTimeout(() => {
+        this.scheduled = null;
+        this.check();
+      }, ms);
+    }
+  }
+
+  /** Check again in `ms`, when a waiting view's wait is over. */
+  scheduleDeadline(ms) {
+    if (this.deadline === null) {
+      this.deadline = setTimeout(() => {
+        this.deadline = null;
+        this.check();
+      }, ms);
+    }
   }
 
   /** Look at every widget view of the notebook and act on what it shows. */
@@ -143,6 +158,7 @@ class SavedDrawings {
     if (this.panel.isDisposed) {
       return;
     }
+    const now = Date.now();
     for (const { item, renderer, output } of widgetViews(this.panel.content)) {
       if (this.repairing.has(renderer)) {
         continue;
@@ -153,8 +169,18 @@ class SavedDrawings {
         this.repaired.has(renderer)
           ? this.showPicture(item, renderer, output)
           : this.repair(item, renderer, output);
-      } else if (this.noKernel() || Date.now() - this.openedAt > WAIT_FOR_MANAGER_MS) {
-        this.showPicture(item, renderer, output); // no manager is coming, or not soon
+      } else {
+        // "Loading widget...": no manager yet (it comes once the kernel is ready), or one
+        // still restoring. Show the picture when no manager is coming, or not soon.
+        if (!this.waitingSince.has(renderer)) {
+          this.waitingSince.set(renderer, now);
+        }
+        const waited = now - this.waitingSince.get(renderer);
+        if (this.noKernel() || waited >= WAIT_FOR_MANAGER_MS) {
+          this.showPicture(item, renderer, output);
+        } else {
+          this.scheduleDeadline(WAIT_FOR_MANAGER_MS - waited + 100);
+        }
       }
     }
   }
