@@ -217,6 +217,8 @@ class SavedDrawings {
       this.repairing.delete(renderer);
     }
     if (renderer.widgets.length > 0) {
+      const modelId = output.data[WIDGET_VIEW].model_id;
+      console.info(`minigrad: widget ${modelId} made again from the saved state`);
       this.hidePicture(renderer);
     } else {
       this.showPicture(item, renderer, output);
