@@ -15,8 +15,9 @@ page is reloaded. The upstream code path is the one in jupyter-widgets/ipywidget
 do not exist yet).
 
 This script makes that happen on purpose: it serves a trusted copy of ``notebooks/``, opens a
-lesson in headless Chromium, and closes the page's kernel websocket just after the manager
-sends its second ``comm_info_request`` (JupyterLab reconnects at once). It prints the kernel
+lesson in headless Chromium, loses the kernel's reply to the manager's second
+``comm_info_request`` and closes the page's kernel websocket instead (JupyterLab reconnects at
+once; ``tests/browser/conftest.py``'s ``drop_connection_during_restore``). It prints the kernel
 traffic (``tests/browser/conftest.py``'s ``KernelTraffic``) and what the widget outputs show::
 
     python scripts/widget_restore_race.py [LESSON] [--no-drop]
