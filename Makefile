@@ -28,7 +28,7 @@ PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source $(wi
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs docs-languages bootstrap lint format clean bench bench-quick lite page student-release catalogs
+.PHONY: lab test docs docs-languages bootstrap lint format clean bench bench-quick lite page student-release catalogs labextension
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -57,6 +57,14 @@ page:
 	@test -n "$(NOTEBOOK)" || { echo "usage: make page NOTEBOOK=notebooks/NN_name.ipynb [PAGES=build/pages]" >&2; exit 2; }
 	@VENV="$(VENV)" PYTHON="$(PYTHON)" bash scripts/bootstrap.sh lab
 	$(BIN)/python scripts/export_page.py "$(NOTEBOOK)" --out "$(PAGES)"
+
+# The course's JupyterLab extension (widgets/labextension/: a saved lesson's drawings come back
+# when the widget manager loses its restore race, or show their stored picture), rebuilt from
+# its sources with @jupyterlab/builder from the npm registry (into build/, never globally).
+# The build is committed; make lab, make test and the Binder image install it by copying
+# (scripts/jupyter_settings.py). `scripts/build_labextension.sh --check` compares.
+labextension: bootstrap
+	@VENV="$(VENV)" bash scripts/build_labextension.sh
 
 # Lint, format check, the layer contracts (import-linter), then ONE pytest run over the tests and the notebooks (nbval strict).
 # pytest's exit 5 means it collected nothing: that is a failure, not a pass.

@@ -10,7 +10,8 @@
 #      Graphviz's `dot` program is optional, used only to save a drawing as a file);
 #   4. Chromium for the browser tests, only when asked for;
 #   5. Jupyter settings (scripts/jupyter_settings.py): widget state saved, Markdown opens as
-#      its preview, no news toast, pinned script versions for "Export as HTML";
+#      its preview, no news toast, pinned script versions for "Export as HTML", and the
+#      course's JupyterLab extension (widgets/labextension/, copied: no Node.js needed);
 #   6. the ipywidgets JavaScript (npm registry) for pages stepped with no kernel;
 #   7. with the course extra, configurable-http-proxy (npm registry) into the venv, for the
 #      test of a class on a JupyterHub (and, as root, nss_wrapper from apt, with bubblewrap).
@@ -135,8 +136,10 @@ fi
 
 # --- 5. Jupyter settings: widget state saved with the notebook, Markdown opens as its -----
 # preview (the landing page's links open the lessons), no news toast, pinned script versions
-# for JupyterLab's "Export as HTML". scripts/jupyter_settings.py says what and why; it merges
-# into what the files already hold. binder/postBuild runs the same script.
+# for JupyterLab's "Export as HTML", and the course's JupyterLab extension that brings back
+# drawings the widget manager loses (copied into $VENV/share/jupyter/labextensions).
+# scripts/jupyter_settings.py says what and why; it merges into what the files already hold.
+# binder/postBuild runs the same script.
 "$VENV/bin/python" scripts/jupyter_settings.py "$VENV"
 
 # --- 6. the ipywidgets JavaScript, for pages that step through frames with no kernel ----

@@ -29,19 +29,31 @@ It writes, merging into what the files already hold (a setting of the user's own
     exported lesson renders the same tomorrow. (For a page that needs no network at all:
     ``make page``.)
 
+``PREFIX/share/jupyter/labextensions/minigrad-widget-restore/``
+    the course's JupyterLab extension (``widgets/labextension/``, built and committed by
+    ``make labextension``): a stored drawing whose widget model went missing (the widget
+    manager's restore race, ``scripts/widget_restore_race.py``) is made again from the
+    notebook's saved widget state, and where that cannot work (no kernel) the output's stored
+    picture shows with a note. Copied, so no Node.js is needed; replaced on every run, so it
+    is always the checkout's.
+
 Only the standard library: it runs before anything is installed in the environment.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FETCH_SCRIPT = ROOT / "scripts" / "fetch_widget_js.sh"
 CDN = "https://cdn.jsdelivr.net/npm"
+LABEXTENSION_SOURCE = ROOT / "widgets" / "labextension"
+LABEXTENSION = "minigrad-widget-restore"
 
 # The server keeps the stored state of the widgets a notebook still shows when the front end
 # saves without it (see minigrad_course/saved_widgets.py): with saveState alone, a lesson
@@ -119,13 +131,58 @@ def merge_into(path: Path, ours: dict) -> None:
     path.write_text(json.dumps(current, indent=2) + "\n")
 
 
+def files_sha256(root: Path, paths: list[Path]) -> dict[str, str]:
+    """The SHA-256 of each file, by its path relative to ``root`` (``/``-separated), sorted.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "a.js").write_text("x")
+    >>> files_sha256(root, [root / "a.js"])["a.js"][:12]
+    '2d711642b726'
+    """
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(paths)
+    }
+
+
+def labextension_sources(source: Path) -> list[Path]:
+    """What the extension is built from: its package.json, the lock file that pins
+    @jupyterlab/builder, and its JavaScript."""
+    return [source / "package.json", source / "package-lock.json", *(source / "src").glob("*.js")]
+
+
+def labextension_record(source: Path, built: Path) -> str:
+    """``build.json``: the SHA-256 of the extension's sources and of each file built from
+    them, written by ``scripts/build_labextension.sh`` and checked by the tests."""
+    record = {
+        "sources": files_sha256(source, labextension_sources(source)),
+        "built": files_sha256(built, [path for path in built.rglob("*") if path.is_file()]),
+    }
+    return json.dumps(record, indent=2) + "\n"
+
+
+def install_labextension(prefix: Path) -> Path:
+    """Copy the built extension into ``prefix``'s JupyterLab extensions, replacing any older
+    copy (whose file names, hashes of the content, would otherwise pile up)."""
+    target = prefix / "share" / "jupyter" / "labextensions" / LABEXTENSION
+    if target.is_symlink() or target.is_file():
+        target.unlink()
+    elif target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(LABEXTENSION_SOURCE / LABEXTENSION, target)
+    return target
+
+
 def write_settings(prefix: Path) -> None:
-    """Write the course's settings into the environment at ``prefix``."""
+    """Write the course's settings into the environment at ``prefix``, and install the
+    course's JupyterLab extension there."""
     merge_into(prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json", LAB_SETTINGS)
     export = export_settings(pinned_versions(FETCH_SCRIPT.read_text()))
     etc = prefix / "etc" / "jupyter"
     merge_into(etc / "jupyter_server_config.json", {**SERVER_SETTINGS, **export})
     merge_into(etc / "jupyter_nbconvert_config.json", export)
+    install_labextension(prefix)
 
 
 if __name__ == "__main__":

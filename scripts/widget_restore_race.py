@@ -15,13 +15,20 @@ page is reloaded. The upstream code path is the one in jupyter-widgets/ipywidget
 do not exist yet).
 
 This script makes that happen on purpose: it serves a trusted copy of ``notebooks/``, opens a
-lesson in headless Chromium, and closes the page's kernel websocket just after the manager
-sends its second ``comm_info_request`` (JupyterLab reconnects at once). It prints the kernel
+lesson in headless Chromium, loses the kernel's reply to the manager's second
+``comm_info_request`` and closes the page's kernel websocket instead (JupyterLab reconnects at
+once; ``tests/browser/conftest.py``'s ``drop_connection_during_restore``). It prints the kernel
 traffic (``tests/browser/conftest.py``'s ``KernelTraffic``) and what the widget outputs show::
 
     python scripts/widget_restore_race.py [LESSON] [--no-drop]
 
 With ``--no-drop`` the same run without the dropped connection: the drawings show.
+
+The course's JupyterLab extension (``widgets/labextension/``, which ``make lab`` and ``make
+test`` install into the venv) repairs exactly this: it makes the lost models from the
+notebook's saved state and shows the widgets again. This script switches it off, to show the
+race itself; ``--with-extension`` leaves it on (the run then ends with no error).
+``tests/browser/test_saved_drawings_lab.py`` forces the race the same way, both ways.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ def browser_helpers():
     return module
 
 
-def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
+def open_lesson(lesson: str, drop_connection: bool, with_extension: bool = False) -> list[str]:
     """Open ``lesson`` as ``make lab`` serves it; return what its widget outputs say when one
     shows an error (empty when every widget found its model)."""
     from playwright.sync_api import sync_playwright
@@ -55,25 +62,12 @@ def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
     helpers = browser_helpers()
     root = Path(tempfile.mkdtemp(prefix="widget-restore-race-"))
     folder, env = helpers.trusted_course_copy(root)
+    if not with_extension:
+        # The server's private config dir (helpers.jupyter_server's JUPYTER_CONFIG_DIR).
+        page_config = folder / ".jupyter-config" / "labconfig" / "page_config.json"
+        page_config.parent.mkdir(parents=True)
+        page_config.write_text('{"disabledExtensions": {"minigrad-widget-restore": true}}\n')
     os.environ["PATH"] = helpers.path_without_graphviz(root / "no-dot")
-    requests_seen = 0
-
-    def route(socket) -> None:
-        server = socket.connect_to_server()
-        server.on_message(socket.send)
-
-        def from_page(frame) -> None:
-            nonlocal requests_seen
-            server.send(frame)
-            message = helpers.kernel_message(frame) or {}
-            if message.get("header", {}).get("msg_type") == "comm_info_request":
-                requests_seen += 1
-                if drop_connection and requests_seen == 2:
-                    traffic.note("the page's kernel websocket is closed here, on purpose")
-                    socket.close(code=4000, reason="widget_restore_race.py")
-
-        socket.on_message(from_page)
-
     with helpers.jupyter_server("lab", folder, (), env) as (base_url, token):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -81,7 +75,8 @@ def open_lesson(lesson: str, drop_connection: bool) -> list[str]:
             )
             page = browser.new_page(viewport={"width": 1280, "height": 1700})
             traffic = helpers.KernelTraffic().attach(page)
-            page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+            if drop_connection:
+                helpers.drop_connection_during_restore(page, traffic)
             page.goto(f"{base_url}/lab/tree/{lesson}?reset&token={token}")
             status = page.locator("#jp-main-statusbar").filter(has_text=re.compile("Idle"))
             status.wait_for(timeout=120_000)
@@ -96,8 +91,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lesson", nargs="?", default="04_accumulation_and_zeroing.ipynb")
     parser.add_argument("--no-drop", action="store_true", help="leave the connection alone")
+    parser.add_argument(
+        "--with-extension", action="store_true", help="leave the course's lab extension on"
+    )
     options = parser.parse_args()
-    errors = open_lesson(options.lesson, drop_connection=not options.no_drop)
+    errors = open_lesson(
+        options.lesson, drop_connection=not options.no_drop, with_extension=options.with_extension
+    )
     print(f"{len(errors)} widget output(s) show an error: {sorted(set(errors))}")
     sys.exit(1 if errors else 0)
 

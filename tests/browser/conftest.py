@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -543,12 +544,56 @@ def kernel_message(frame: str | bytes) -> dict | None:
         return None
 
 
+def drop_connection_during_restore(page, traffic: KernelTraffic | None = None) -> dict:
+    """Force the widget manager's restore race (``scripts/widget_restore_race.py``): every
+    kernel websocket of ``page`` goes through a route that loses the kernel's reply to the
+    page's second ``comm_info_request`` (the one the notebook part of the manager's restore
+    waits on) and closes the connection instead; JupyterLab reconnects at once. The reply
+    itself is swallowed: closing the socket alone is not enough, as the server keeps what a
+    closed connection did not get and replays it on reconnection, whenever the reply reaches
+    it late enough. Returns a count of what happened, ``{"comm_info_requests": n,
+    "dropped": m}``, for a test to check the race was run."""
+    seen = {"comm_info_requests": 0, "dropped": 0}
+
+    def route(socket) -> None:
+        server = socket.connect_to_server()
+        lose_the_reply = False
+
+        def from_server(frame) -> None:
+            nonlocal lose_the_reply
+            message = kernel_message(frame) or {}
+            if lose_the_reply and message.get("header", {}).get("msg_type") == "comm_info_reply":
+                lose_the_reply = False
+                seen["dropped"] += 1
+                if traffic is not None:
+                    traffic.note("comm_info_reply lost and the page's kernel websocket closed")
+                socket.close(code=4000, reason="restore race forced")
+                server.close(code=4000, reason="restore race forced")
+                return
+            socket.send(frame)
+
+        def from_page(frame) -> None:
+            nonlocal lose_the_reply
+            server.send(frame)
+            message = kernel_message(frame) or {}
+            if message.get("header", {}).get("msg_type") == "comm_info_request":
+                seen["comm_info_requests"] += 1
+                if seen["comm_info_requests"] == 2:
+                    lose_the_reply = True
+
+        server.on_message(from_server)
+        socket.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
+    return seen
+
+
 @pytest.fixture(scope="session")
 def lab_tools() -> SimpleNamespace:
     """This file's helpers for test modules (imported by pytest's importlib mode, a test
     module cannot import conftest): ``jupyter_server``, ``run_all``, ``wait_until_idle``,
-    ``kernel_idle``,
-    ``path_without_graphviz`` and ``READ_STEPPER``."""
+    ``kernel_idle``, ``path_without_graphviz``, ``READ_STEPPER``, ``KernelTraffic``,
+    ``kernel_message`` and ``drop_connection_during_restore``."""
     return SimpleNamespace(
         jupyter_server=jupyter_server,
         run_all=run_all,
@@ -560,4 +605,5 @@ def lab_tools() -> SimpleNamespace:
         READ_STEPPER=READ_STEPPER,
         KernelTraffic=KernelTraffic,
         kernel_message=kernel_message,
+        drop_connection_during_restore=drop_connection_during_restore,
     )

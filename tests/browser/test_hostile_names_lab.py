@@ -5,10 +5,13 @@ module names, shown by every widget a student uses.
 
 A notebook is written, opened in JupyterLab (Graphviz's ``dot`` hidden: the browser lays
 every picture out) and run with Run All; a stepper is stepped, every box and arrow of every
-picture is hovered and clicked. Then it is saved, and the file must hold the state of every
-widget it shows (reopening it waits on a fix of the widget manager's restore race: see the
-test's end). Throughout, no dialog may open (an ``alert`` from any name), no element may
-come from a name, every picture draws all its boxes, and every name shows as typed, as text.
+picture is hovered and clicked. Then it is saved (the file must hold the state of every
+widget it shows), the page reloaded and the notebook reopened: the same checks on the saved
+widget state, with nothing run. Should the widget manager lose its restore race on
+reopening (``scripts/widget_restore_race.py``), the course's JupyterLab extension
+(``widgets/labextension/``, installed by make lab's settings) brings the widgets back.
+Throughout, no dialog may open (an ``alert`` from any name), no element may come from a
+name, every picture draws all its boxes, and every name shows as typed, as text.
 
 The names are ``tests/hostile_names.py``'s, shared with the exported page's test
 (``test_hostile_names_static.py``).
@@ -175,8 +178,8 @@ TOUCH_EVERYTHING = """() => {
 @pytest.fixture
 def lab(tmp_path, lab_tools):
     """A JupyterLab on ``tmp_path`` with make lab's settings (widget state saved with the
-    notebook), a private trust database, and every cell rendered (no windowing: the checks
-    read every output at once): ``(base_url, token)``."""
+    notebook, the course's JupyterLab extension), a private trust database, and every cell
+    rendered (no windowing: the checks read every output at once): ``(base_url, token)``."""
     settings_script = load_script("jupyter_settings")
     prefix = tmp_path / "prefix"
     settings_script.write_settings(prefix)
@@ -187,6 +190,7 @@ def lab(tmp_path, lab_tools):
     )
     env = {
         "JUPYTER_DATA_DIR": str(tmp_path / "data"),
+        "JUPYTER_PATH": str(prefix / "share" / "jupyter"),  # the course's lab extension
         "JUPYTER_CONFIG_PATH": str(prefix / "etc" / "jupyter"),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
@@ -214,11 +218,16 @@ def check_every_widget_shows(page, when: str) -> None:
     outputs = page.locator(".jp-Notebook .jp-OutputArea-output")
     expect(outputs).to_have_count(len(CELLS) - 1, timeout=60_000)
     expect(outputs.filter(has_text="Loading widget...")).to_have_count(0, timeout=60_000)
-    missing = outputs.filter(has_text="Error displaying widget").count()
-    assert missing == 0, (
-        f"{when}: {missing} of {len(CELLS) - 1} widget outputs say 'Error displaying widget: "
-        "model not found', though the saved file holds every model (issue 21)"
-    )
+    # A widget the manager gave up on says so for a moment, until the course's extension
+    # has made its model from the saved state and shown it again.
+    missing = outputs.filter(has_text="Error displaying widget")
+    try:
+        expect(missing).to_have_count(0, timeout=30_000)
+    except AssertionError:
+        pytest.fail(
+            f"{when}: {missing.count()} of {len(CELLS) - 1} widget outputs say 'Error "
+            "displaying widget: model not found', though the saved file holds every model"
+        )
 
 
 def check_what_shows(page, expected: list[list[int]], dialogs: list[str], when: str) -> None:
@@ -310,8 +319,11 @@ def test_hostile_names_in_jupyterlab_run_no_script_and_draw_as_typed(
     assert saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     assert missing_widget_models(saved) == []
     lab_tools.shut_down_kernels(page, base_url, token)
-    # Reopening the saved file is left out until the widget manager's restore race is fixed:
-    # under load JupyterLab's widget manager may mark its widgets restored before it has
-    # read the notebook's saved state (a second, kernel-only restore after a reconnection;
-    # scripts/widget_restore_race.py forces it), and the hostile names add nothing to that.
-    # test_lessons_saved_lab.py reopens a saved lesson.
+    page.reload()
+    open_notebook(page, base_url, token)
+    check_every_widget_shows(page, "reopened")
+    expect(frame).to_have_attribute("data-position", "3")  # the stepper as it was saved
+    check_what_shows(page, expected, dialogs, "reopened")
+    page.locator(".jp-Notebook .minigrad-stepper").nth(2).scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "hostile-names-jupyterlab-reopened.png")
+    lab_tools.shut_down_kernels(page, base_url, token)

@@ -4,7 +4,8 @@ files that opening does not change.
 Each test has its own server on its own copy of ``notebooks/``, set up as ``make lab`` sets
 it up: the course's notebooks trusted by ``scripts/trusted_notebooks.py trust``, the Jupyter
 settings ``scripts/jupyter_settings.py`` writes into the venv (read here from a scratch
-prefix through ``--LabApp.app_settings_dir``), and the landing page as the default URL.
+prefix through ``--LabApp.app_settings_dir``, the course's JupyterLab extension through
+``JUPYTER_PATH``), and the landing page as the default URL.
 
 * A lesson with a drawing and a stepper, run (Run All), saved, the page reloaded and the
   lesson reopened: every drawing and stepper shows (not "Error displaying widget: model not
@@ -64,6 +65,8 @@ def course(tmp_path, lab_tools) -> Iterator[tuple[str, str, Path]]:
     # The server reads the prefix's configuration as it reads the venv's (the pre-save hook
     # that keeps stored widget state), and imports this checkout's minigrad_course.
     env["JUPYTER_CONFIG_PATH"] = str(prefix / "etc" / "jupyter")
+    # The course's JupyterLab extension, which write_settings installs into the prefix.
+    env["JUPYTER_PATH"] = str(prefix / "share" / "jupyter")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     args = (f"--LabApp.app_settings_dir={settings}", "--LabApp.default_url=/lab/tree/README.md")
     with lab_tools.jupyter_server("lab", folder, args, env) as (base_url, token):
