@@ -63,6 +63,19 @@ class VersionCounter:
         self.value += 1
 
 
+class _CounterMadeWhenRead:
+    """A tensor's ``_version_counter`` until it is first read: the read makes it and keeps
+    it on the tensor, whose own attribute is found first from then on (this descriptor
+    has no ``__set__``). Most results of ops are never saved, viewed or changed in place,
+    and making a counter for each cost a fifth of an unrecorded op on a scalar."""
+
+    def __get__(self, tensor: Tensor | None, owner: type) -> Any:
+        if tensor is None:
+            return self
+        counter = tensor._version_counter = VersionCounter()
+        return counter
+
+
 class RemovableHandle:
     """Returned by ``register_hook``; ``handle.remove()`` takes the hook away again."""
 
@@ -272,6 +285,7 @@ class Tensor:
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
     _tangents: dict[int, Tensor] | None = None  # forward mode: the tangent at each dual level
+    _version_counter: VersionCounter = _CounterMadeWhenRead()  # type: ignore[assignment]
 
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
@@ -279,7 +293,6 @@ class Tensor:
         if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
-        self._version_counter = VersionCounter()
         if requires_grad:
             self.requires_grad_(True)
 
@@ -291,7 +304,6 @@ class Tensor:
         # requires_grad_'s checks (False, the class default, unless recorded).
         result = object.__new__(cls)
         result._array = array
-        result._version_counter = VersionCounter()
         if node is not None:
             result._grad_fn = node
             result._requires_grad = True
@@ -336,7 +348,6 @@ class Tensor:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
         wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
         wrapped._array = array
-        wrapped._version_counter = VersionCounter()
         wrapped._is_wrapped_number = True
         return wrapped
 

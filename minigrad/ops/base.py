@@ -58,11 +58,12 @@ class Op(Function):
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
         if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
             return profiling.run_op(cls, aten_name(cls, options), args, options)
-        return cls._apply(*args, **options)
+        return cls._apply(args, options)
 
     @classmethod
-    def _apply(cls, *args: Any, **options: Any) -> Tensor:
-        Tensor = _tensor.Tensor
+    def _apply(cls, args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
+        # Every op runs this, the derivatives' ops too: it is written for the fewest Python
+        # calls (each costs more than a multiplication of two numbers in numpy).
         arrays = cls.arrays_for_forward(args)
         # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
         # costs more than it.
@@ -72,11 +73,16 @@ class Op(Function):
             ctx, node = Context(), None
         returned = cls.forward(ctx, *arrays, **options)
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-        array = returned if type(returned) is np.ndarray else np.asarray(returned)
-        result = Tensor._from_op(array, node)
+        array = returned if returned.__class__ is np.ndarray else np.asarray(returned)
+        # Tensor._from_op, written out: one call less for every op.
+        result = object.__new__(_tensor.Tensor)
+        result._array = array
+        if node is not None:
+            result._grad_fn = node
+            result._requires_grad = True
         if cls.is_view:
             result._share_memory_with(args[0])
-        if node is not None and node._to_save:
+        if node is not None and node._to_save:  # after: a view saves its base's versions
             node._save(arrays, args, returned, result)
         if open_levels:  # forward mode: the one check that code without it pays
             propagate(cls, ctx, args, result)
