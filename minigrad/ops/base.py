@@ -71,7 +71,13 @@ class Op(Function):
             ctx = node = cls._node_class(args)
         else:
             ctx, node = Context(), None
-        returned = cls.forward(ctx, *arrays, **options)
+        try:
+            returned = cls.forward(ctx, *arrays, **options)
+        except ValueError:  # numpy's own error: PyTorch's instead, where it has one
+            error = cls.shapes_error(arrays)
+            if error is None:
+                raise
+            raise error from None
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
         array = returned if returned.__class__ is np.ndarray else np.asarray(returned)
         # Tensor._from_op, written out: one call less for every op.
@@ -92,6 +98,12 @@ class Op(Function):
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward0"
 
+    @classmethod
+    def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
+        """PyTorch's error for ``arrays`` when ``forward`` failed on them: shapes that do
+        not fit together, say (None: numpy's error stands)."""
+        return None
+
 
 class Elementwise(Op):
     """An op on operands of the same shape after broadcasting, computed in the dtype that
@@ -100,22 +112,30 @@ class Elementwise(Op):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         first = args[0]._array
-        dtype, shape = first.dtype, first.shape
+        dtype = first.dtype
         arrays = [first]
         for operand in args[1:]:
             array = operand._array
             # `is`: numpy makes one dtype object per built-in type, and comparing two with
             # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
             # object (a byte-swapped one) just take the general path below.
-            if array.dtype is not dtype or (
-                array.shape != shape and not operand._is_wrapped_number
-            ):
-                break
+            if array.dtype is not dtype:
+                return cls._promoted_arrays(args)
             arrays.append(array)
-        else:  # the most common case: operands alike (or numbers of the same dtype)
-            if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
-                return arrays
+        # The most common case: operands of one dtype (numbers wrapped in it too), of any
+        # shapes: numpy broadcasts them as PyTorch does, and shapes that do not broadcast
+        # get PyTorch's error from shapes_error when numpy refuses them.
+        if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
+            return arrays
         return cls._promoted_arrays(args)
+
+    @classmethod
+    def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
+        try:
+            broadcast_shape(*(array.shape for array in arrays))
+        except RuntimeError as error:  # the dimension that clashes, in PyTorch's words
+            return error
+        return None
 
     @classmethod
     def _promoted_arrays(cls, args: tuple[Any, ...]) -> list[np.ndarray]:
