@@ -1081,8 +1081,14 @@ class Tensor:
     # -- comparisons: boolean tensors, never part of the graph ------------------------------
     def _compare(self, other: Any, compare: Callable[[Any, Any], np.ndarray]) -> Tensor:
         other = _operand(other)
-        shapes.broadcast_shape(self.shape, other.shape)
-        return Tensor(np.asarray(compare(self._array, other._array)))
+        try:
+            compared = compare(self._array, other._array)
+        except ValueError:  # numpy's error: PyTorch's names the dim that does not broadcast
+            error = shapes.broadcast_error(self._array.shape, other._array.shape)
+            if error is None:
+                raise
+            raise error from None
+        return Tensor(np.asarray(compared))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return self._compare(other, np.equal)
@@ -1109,9 +1115,8 @@ class Tensor:
         return self._compare(other, np.logical_or if self.dtype.name == "bool" else np.bitwise_or)
 
     def __invert__(self) -> Tensor:
-        return Tensor(
-            np.logical_not(self._array) if self.dtype.name == "bool" else np.invert(self._array)
-        )
+        array = self._array
+        return Tensor(np.logical_not(array) if array.dtype.kind == "b" else np.invert(array))
 
     def eq(self, other: Any) -> Tensor:
         return self == other

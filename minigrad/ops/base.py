@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes, grad_mode, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
-from ..shapes import broadcast_shape
+from ..shapes import broadcast_error, broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
 
@@ -119,10 +119,11 @@ class Elementwise(Op):
             # `is`: numpy makes one dtype object per built-in type, and comparing two with
             # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
             # object (a byte-swapped one) just take the general path below.
-            if array.dtype is not dtype:
+            if array.dtype is not dtype and (array.dtype is not _BOOL or dtype.kind != "f"):
                 return cls._promoted_arrays(args)
             arrays.append(array)
-        # The most common case: operands of one dtype (numbers wrapped in it too), of any
+        # The most common case: operands of one dtype (numbers wrapped in it too), or a
+        # float tensor and masks (bool: numpy and PyTorch keep the float type), of any
         # shapes: numpy broadcasts them as PyTorch does, and shapes that do not broadcast
         # get PyTorch's error from shapes_error when numpy refuses them.
         if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
@@ -131,11 +132,7 @@ class Elementwise(Op):
 
     @classmethod
     def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
-        try:
-            broadcast_shape(*(array.shape for array in arrays))
-        except RuntimeError as error:  # the dimension that clashes, in PyTorch's words
-            return error
-        return None
+        return broadcast_error(*(array.shape for array in arrays))
 
     @classmethod
     def _promoted_arrays(cls, args: tuple[Any, ...]) -> list[np.ndarray]:
@@ -155,6 +152,9 @@ class Elementwise(Op):
         (so it is not asked for floats when the operands are alike); true division
         computes integers in the default float type."""
         return promoted
+
+
+_BOOL = np.dtype(np.bool_)
 
 
 def as_float(x: np.ndarray) -> np.ndarray:
