@@ -178,6 +178,8 @@ def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(reduction)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs:  # x.sum(): nothing to refuse (every derivative of a sum)
+            return reduction(self)
         if "keepdims" in kwargs and "keepdim" in kwargs:
             if name not in _SEVERAL_SIGNATURES:
                 raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
@@ -1766,7 +1768,7 @@ def _shape_argument(shape: tuple[Any, ...]) -> tuple[int, ...]:
     """``reshape(2, 3)`` and ``reshape((2, 3))`` both mean the shape ``(2, 3)``."""
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = tuple(shape[0])
-    return tuple(int(n) for n in shape)
+    return tuple(map(int, shape))
 
 
 def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
