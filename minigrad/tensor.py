@@ -793,7 +793,11 @@ class Tensor:
         # An element written twice through a stride of 0 (an expanded tensor); an empty
         # tensor has no element to write, whatever its strides.
         strides = zip(self._array.shape, self._array.strides)
-        if self._array.size and any(n > 1 and step == 0 for n, step in strides):
+        if (
+            0 in self._array.strides  # (the quick test first: no stride of 0, no such element)
+            and self._array.size
+            and any(n > 1 and step == 0 for n, step in strides)
+        ):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -809,15 +813,20 @@ class Tensor:
                 for level in tangents.visible_tangents(self):
                     tangents.set_tangent(before, level, tangents.tangent_of(self, level))
             result = op(before)
-        else:
+        elif is_grad_enabled():
             with no_grad():
                 result = op(self)
+        else:  # (no_grad already: the optimizer's p -= lr * p.grad)
+            result = op(self)
         if result._array.shape != self._array.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                 f"{list(result.shape)}"
             )
-        if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
+        written_dtype, own_dtype = result._array.dtype, self._array.dtype
+        if written_dtype is not own_dtype and not np.can_cast(
+            written_dtype, own_dtype, casting="same_kind"
+        ):
             raise RuntimeError(
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
                 f"desired output type {dtypes.scalar_type_name(self.dtype)}"
