@@ -12,12 +12,14 @@ and after each workload's repetitions. Callgrind writes out and zeroes its count
 each call, so each dump holds exactly one workload's instructions, without the start-up.
 
     python bench/instructions.py            # W1 per op, W2 per step (about 30 s)
+    python bench/instructions.py --peers    # and autograd's W1, mygrad's W2, and the ratios
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -32,25 +34,38 @@ REPETITIONS = {"W1": 3, "W2": 20}  # about 120 million instructions each
 QUICK_REPETITIONS = {"W1": 1, "W2": 5}  # counts agree with the full ones to ~1 %
 
 
-def run_child(repetitions: dict[str, int]) -> None:
-    """Under callgrind: run each workload between two markers (minigrad's runners only)."""
+# The peer each target compares minigrad with: HIPS autograd on W1, mygrad on W2.
+PEERS = {"W1": "autograd", "W2": "mygrad"}
+
+
+def counted_runs(peers: bool) -> list[tuple[str, str]]:
+    """(workload, library) in the order the child runs them: minigrad's, then the peers'."""
+    runs = [("W1", "minigrad"), ("W2", "minigrad")]
+    if peers:
+        runs += [(w, lib) for w, lib in PEERS.items() if importlib.util.find_spec(lib)]
+    return runs
+
+
+def run_child(repetitions: dict[str, int], peers: bool) -> None:
+    """Under callgrind: run each workload between two markers."""
     sys.path.insert(0, str(Path(__file__).parent))
     from run import chain_runners, mlp_runners
 
-    workloads = {
-        "W1": chain_runners(W1_OPS, libraries=("minigrad",))["minigrad"],
-        "W2": mlp_runners(libraries=("minigrad",))["minigrad"],
+    make = {
+        "W1": lambda lib: chain_runners(W1_OPS, libraries=(lib,))[lib],
+        "W2": lambda lib: mlp_runners(libraries=(lib,))[lib],
     }
-    for runner in workloads.values():  # warm-up: lazy imports and caches fill here
+    runs = [(workload, make[workload](lib)) for workload, lib in counted_runs(peers)]
+    for _, runner in runs:  # warm-up: lazy imports and caches fill here
         runner()
         runner()
     gc.collect()
     gc.disable()  # as the timed runs: no collection inside a sample
     sys.getswitchinterval()  # dump 1: everything up to here
-    for name, runner in workloads.items():
-        for _ in range(repetitions[name]):
+    for workload, runner in runs:
+        for _ in range(repetitions[workload]):
             runner()
-        sys.getswitchinterval()  # dump 2 (W1), dump 3 (W2)
+        sys.getswitchinterval()  # dump 2, 3, ...: one per run
 
 
 def total_instructions(dump: Path) -> int:
@@ -61,9 +76,10 @@ def total_instructions(dump: Path) -> int:
     raise ValueError(f"{dump} has no totals line")
 
 
-def count(quick: bool = False) -> dict[str, float] | None:
+def count(quick: bool = False, peers: bool = False) -> dict[str, float] | None:
     """Instructions per op of W1 and per step of W2, or None when valgrind is missing.
-    ``quick``: fewer repetitions (callgrind runs Python about 50 times slower)."""
+    ``quick``: fewer repetitions (callgrind runs Python about 50 times slower); ``peers``:
+    the same counts for the peer of each target (when installed), and the ratios."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         return None
@@ -74,6 +90,7 @@ def count(quick: bool = False) -> dict[str, float] | None:
     pythonpath = os.pathsep.join(filter(None, [source_root, os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"}
     env.update(OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONPATH=pythonpath)
+    runs = counted_runs(peers)
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
         command = [
@@ -85,32 +102,45 @@ def count(quick: bool = False) -> dict[str, float] | None:
             __file__,
             "--child",
             *(["--quick"] if quick else []),
+            *(["--peers"] if peers else []),
         ]
         finished = subprocess.run(command, env=env, capture_output=True, text=True)
         if finished.returncode != 0:
             raise RuntimeError(f"callgrind's run failed:\n{finished.stderr[-2000:]}")
-        w1, w2 = (total_instructions(Path(f"{out}.{part}")) for part in (2, 3))
+        totals = [total_instructions(Path(f"{out}.{i + 2}")) for i in range(len(runs))]
     repetitions = QUICK_REPETITIONS if quick else REPETITIONS
-    return {
-        "W1 instructions per op": w1 / (repetitions["W1"] * W1_OPS),
-        "W2 instructions per step": w2 / repetitions["W2"],
-    }
+    unit = {"W1": W1_OPS, "W2": 1}
+    per = {"W1": "per op", "W2": "per step"}
+    counts: dict[str, float] = {}
+    for (workload, lib), total in zip(runs, totals, strict=True):
+        name = f"{workload} instructions {per[workload]}"
+        if lib != "minigrad":
+            name = f"{workload} {lib}'s instructions {per[workload]}"
+        counts[name] = total / (repetitions[workload] * unit[workload])
+    for workload, lib in runs:
+        if lib != "minigrad":
+            ours = counts[f"{workload} instructions {per[workload]}"]
+            counts[f"{workload} minigrad/{lib} in instructions"] = (
+                ours / counts[f"{workload} {lib}'s instructions {per[workload]}"]
+            )
+    return counts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--peers", action="store_true", help="autograd's W1, mygrad's W2 too")
     args = parser.parse_args()
     if args.child:
-        run_child(QUICK_REPETITIONS if args.quick else REPETITIONS)
+        run_child(QUICK_REPETITIONS if args.quick else REPETITIONS, args.peers)
         return
-    counts = count(args.quick)
+    counts = count(args.quick, args.peers)
     if counts is None:
         print("valgrind is not installed: no instruction counts")
         return
     for name, value in counts.items():
-        print(f"{name}: {value:,.0f}")
+        print(f"{name}: {value:,.2f}" if value < 100 else f"{name}: {value:,.0f}")
 
 
 if __name__ == "__main__":

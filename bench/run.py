@@ -754,19 +754,21 @@ def targets(cases: list[Case]) -> list[dict[str, Any]]:
 
 
 def print_instructions(only: set[str], quick: bool) -> dict[str, float]:
-    """minigrad's instructions on W1 and W2, counted by callgrind in a child process
+    """minigrad's instructions on W1 and W2, and those of the peer each target names
+    (autograd on W1, mygrad on W2), counted by callgrind in a child process
     (``bench/instructions.py``): unlike the timings, they do not move with the machine's load."""
     if not only & {"W1", "W2"}:
         return {}
     from instructions import count  # bench/instructions.py, beside this script
 
-    counts = count(quick)
+    counts = count(quick, peers=True)
     if counts is None:
         print("\nnote: no instruction counts: valgrind is not installed")
         return {}
-    print("\nminigrad's instructions (callgrind)")
+    print("\nInstructions (callgrind), minigrad's and the targets' peers'")
     for name, value in counts.items():
-        print(f"  {name:<40} {value:>12,.0f}")
+        shown = f"{value:>12.2f}" if name.endswith("in instructions") else f"{value:>12,.0f}"
+        print(f"  {name:<40} {shown}")
     return counts
 
 

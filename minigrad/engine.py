@@ -331,12 +331,13 @@ class BackwardPass:
         if self.inputs is not None and not self.accumulate_into_inputs:
             return Step(index, node, _frozen(contributions), grad, ()) if watched else None
         leaf = node.variable
-        before = _freeze(leaf.grad) if self.snapshot else None
+        before = _freeze(leaf._grad) if self.snapshot else None
         # A sum of several contributions is a new tensor too; a hook may have kept one.
         summed = len(contributions) > 1
         owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
         node.accumulate(grad, self.create_graph, owned)
-        after = _freeze(leaf.grad) if self.snapshot else leaf.grad
+        # ._grad, not the .grad property: a leaf's reads the same, without the property's checks
+        after = _freeze(leaf._grad) if self.snapshot else leaf._grad
         for hook in leaf._post_accumulate_grad_hooks:
             _check_returns_none(hook(leaf))
         for hook in node.post_hooks:

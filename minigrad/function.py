@@ -261,15 +261,18 @@ class SavedTensor:
     def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
         self.array = tensor._array
-        self.version_counter = tensor._version_counter
-        self.saved_version = tensor._version_counter.value
+        self.version_counter = counter = tensor._version_counter
+        self.saved_version = counter.value
         self.is_result = is_result
-        self.requires_grad = tensor.requires_grad
+        # (the property only for a view: whether it requires grad may come from its base)
+        self.requires_grad = tensor._requires_grad if tensor._base is None else tensor.requires_grad
         self.output_nr = tensor._output_nr
         self.unpack_hook: Callable[[Any], Tensor] | None = None
         self.checks_versions = True
         self.written_into_view: Callable[[], Any] | None = None  # a weak reference
-        hooks = getattr(_saved_tensor_hooks, "stack", None)
+        # Forward mode: a saved result's tangents (set inside a dual level).
+        self.tangents: dict[int, Tensor] | None = None
+        hooks = _saved_tensor_hooks.__dict__.get("stack")  # getattr with a default costs more
         if hooks:
             pack_hook, unpack_hook, checks_versions = hooks[-1]
             self._pack(pack_hook, unpack_hook, tensor, checks_versions)
@@ -337,7 +340,7 @@ class SavedTensor:
             unpacked._output_nr = self.output_nr
         # Forward mode: a saved result keeps its tangents (the result's own dict, so that
         # leaving a level takes them away here too; set only inside a dual level).
-        saved_tangents = getattr(self, "tangents", None)
+        saved_tangents = self.tangents
         if saved_tangents:  # a backward inside a dual level: the result is dual again
             for level, tangent in saved_tangents.items():
                 tangents.set_tangent(unpacked, level, tangent)

@@ -140,7 +140,7 @@ def run_op(cls: Any, name: str, args: tuple, options: dict) -> Any:
         name = name if name.endswith("_") else name + "_"
     event = open_range(name, shapes_of(args) if recording and recording.record_shapes else [])
     try:
-        return cls._apply(*args, **options)
+        return cls._apply(args, options)
     finally:
         close_range(event)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["broadcast_shape", "can_sum_to", "can_view", "normalize_dims"]
+__all__ = ["broadcast_error", "broadcast_shape", "can_sum_to", "can_view", "normalize_dims"]
 
 
 def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -34,6 +34,22 @@ def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
                 )
             result[-i] = b if a == 1 else a  # not max(): a size 0 broadcasts with 1 to 0
     return tuple(result)
+
+
+def broadcast_error(*shapes: tuple[int, ...]) -> RuntimeError | None:
+    """PyTorch's error for shapes that do not broadcast together (None if they do): what an
+    op raises in place of numpy's own ValueError, once numpy refused its operands.
+
+    >>> print(broadcast_error((2, 3), (4,)))
+    The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1
+    >>> print(broadcast_error((2, 3), (3,)))
+    None
+    """
+    try:
+        broadcast_shape(*shapes)
+    except RuntimeError as error:
+        return error
+    return None
 
 
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:

@@ -63,6 +63,19 @@ class VersionCounter:
         self.value += 1
 
 
+class _CounterMadeWhenRead:
+    """A tensor's ``_version_counter`` until it is first read: the read makes it and keeps
+    it on the tensor, whose own attribute is found first from then on (this descriptor
+    has no ``__set__``). Most results of ops are never saved, viewed or changed in place,
+    and making a counter for each cost a fifth of an unrecorded op on a scalar."""
+
+    def __get__(self, tensor: Tensor | None, owner: type) -> Any:
+        if tensor is None:
+            return self
+        counter = tensor._version_counter = VersionCounter()
+        return counter
+
+
 class RemovableHandle:
     """Returned by ``register_hook``; ``handle.remove()`` takes the hook away again."""
 
@@ -165,6 +178,8 @@ def _keepdims_alias(reduction: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(reduction)
     def reduce(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs:  # x.sum(): nothing to refuse (every derivative of a sum)
+            return reduction(self)
         if "keepdims" in kwargs and "keepdim" in kwargs:
             if name not in _SEVERAL_SIGNATURES:
                 raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
@@ -272,6 +287,7 @@ class Tensor:
     _is_wrapped_number = False
     _output_nr = 0  # which output of its grad_fn this is (a Function may return several)
     _tangents: dict[int, Tensor] | None = None  # forward mode: the tangent at each dual level
+    _version_counter: VersionCounter = _CounterMadeWhenRead()  # type: ignore[assignment]
 
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
@@ -279,7 +295,6 @@ class Tensor:
         if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
-        self._version_counter = VersionCounter()
         if requires_grad:
             self.requires_grad_(True)
 
@@ -291,7 +306,6 @@ class Tensor:
         # requires_grad_'s checks (False, the class default, unless recorded).
         result = object.__new__(cls)
         result._array = array
-        result._version_counter = VersionCounter()
         if node is not None:
             result._grad_fn = node
             result._requires_grad = True
@@ -336,7 +350,6 @@ class Tensor:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
         wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
         wrapped._array = array
-        wrapped._version_counter = VersionCounter()
         wrapped._is_wrapped_number = True
         return wrapped
 
@@ -780,7 +793,11 @@ class Tensor:
         # An element written twice through a stride of 0 (an expanded tensor); an empty
         # tensor has no element to write, whatever its strides.
         strides = zip(self._array.shape, self._array.strides)
-        if self._array.size and any(n > 1 and step == 0 for n, step in strides):
+        if (
+            0 in self._array.strides  # (the quick test first: no stride of 0, no such element)
+            and self._array.size
+            and any(n > 1 and step == 0 for n, step in strides)
+        ):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -796,15 +813,20 @@ class Tensor:
                 for level in tangents.visible_tangents(self):
                     tangents.set_tangent(before, level, tangents.tangent_of(self, level))
             result = op(before)
-        else:
+        elif is_grad_enabled():
             with no_grad():
                 result = op(self)
+        else:  # (no_grad already: the optimizer's p -= lr * p.grad)
+            result = op(self)
         if result._array.shape != self._array.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                 f"{list(result.shape)}"
             )
-        if not np.can_cast(result._array.dtype, self._array.dtype, casting="same_kind"):
+        written_dtype, own_dtype = result._array.dtype, self._array.dtype
+        if written_dtype is not own_dtype and not np.can_cast(
+            written_dtype, own_dtype, casting="same_kind"
+        ):
             raise RuntimeError(
                 f"result type {dtypes.scalar_type_name(result.dtype)} can't be cast to the "
                 f"desired output type {dtypes.scalar_type_name(self.dtype)}"
@@ -1070,8 +1092,14 @@ class Tensor:
     # -- comparisons: boolean tensors, never part of the graph ------------------------------
     def _compare(self, other: Any, compare: Callable[[Any, Any], np.ndarray]) -> Tensor:
         other = _operand(other)
-        shapes.broadcast_shape(self.shape, other.shape)
-        return Tensor(np.asarray(compare(self._array, other._array)))
+        try:
+            compared = compare(self._array, other._array)
+        except ValueError:  # numpy's error: PyTorch's names the dim that does not broadcast
+            error = shapes.broadcast_error(self._array.shape, other._array.shape)
+            if error is None:
+                raise
+            raise error from None
+        return Tensor(np.asarray(compared))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return self._compare(other, np.equal)
@@ -1098,9 +1126,8 @@ class Tensor:
         return self._compare(other, np.logical_or if self.dtype.name == "bool" else np.bitwise_or)
 
     def __invert__(self) -> Tensor:
-        return Tensor(
-            np.logical_not(self._array) if self.dtype.name == "bool" else np.invert(self._array)
-        )
+        array = self._array
+        return Tensor(np.logical_not(array) if array.dtype.kind == "b" else np.invert(array))
 
     def eq(self, other: Any) -> Tensor:
         return self == other
@@ -1750,7 +1777,7 @@ def _shape_argument(shape: tuple[Any, ...]) -> tuple[int, ...]:
     """``reshape(2, 3)`` and ``reshape((2, 3))`` both mean the shape ``(2, 3)``."""
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = tuple(shape[0])
-    return tuple(int(n) for n in shape)
+    return tuple(map(int, shape))
 
 
 def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:

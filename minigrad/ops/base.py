@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes, grad_mode, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
-from ..shapes import broadcast_shape
+from ..shapes import broadcast_error, broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
 
@@ -58,11 +58,12 @@ class Op(Function):
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
         if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
             return profiling.run_op(cls, aten_name(cls, options), args, options)
-        return cls._apply(*args, **options)
+        return cls._apply(args, options)
 
     @classmethod
-    def _apply(cls, *args: Any, **options: Any) -> Tensor:
-        Tensor = _tensor.Tensor
+    def _apply(cls, args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
+        # Every op runs this, the derivatives' ops too: it is written for the fewest Python
+        # calls (each costs more than a multiplication of two numbers in numpy).
         arrays = cls.arrays_for_forward(args)
         # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
         # costs more than it.
@@ -70,13 +71,24 @@ class Op(Function):
             ctx = node = cls._node_class(args)
         else:
             ctx, node = Context(), None
-        returned = cls.forward(ctx, *arrays, **options)
+        try:
+            returned = cls.forward(ctx, *arrays, **options)
+        except ValueError:  # numpy's own error: PyTorch's instead, where it has one
+            error = cls.shapes_error(arrays)
+            if error is None:
+                raise
+            raise error from None
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-        array = returned if type(returned) is np.ndarray else np.asarray(returned)
-        result = Tensor._from_op(array, node)
+        array = returned if returned.__class__ is np.ndarray else np.asarray(returned)
+        # Tensor._from_op, written out: one call less for every op.
+        result = object.__new__(_tensor.Tensor)
+        result._array = array
+        if node is not None:
+            result._grad_fn = node
+            result._requires_grad = True
         if cls.is_view:
             result._share_memory_with(args[0])
-        if node is not None and node._to_save:
+        if node is not None and node._to_save:  # after: a view saves its base's versions
             node._save(arrays, args, returned, result)
         if open_levels:  # forward mode: the one check that code without it pays
             propagate(cls, ctx, args, result)
@@ -86,6 +98,12 @@ class Op(Function):
     def node_name(cls) -> str:
         return cls.name or f"{cls.__name__}Backward0"
 
+    @classmethod
+    def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
+        """PyTorch's error for ``arrays`` when ``forward`` failed on them: shapes that do
+        not fit together, say (None: numpy's error stands)."""
+        return None
+
 
 class Elementwise(Op):
     """An op on operands of the same shape after broadcasting, computed in the dtype that
@@ -94,22 +112,27 @@ class Elementwise(Op):
     @classmethod
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         first = args[0]._array
-        dtype, shape = first.dtype, first.shape
+        dtype = first.dtype
         arrays = [first]
         for operand in args[1:]:
             array = operand._array
             # `is`: numpy makes one dtype object per built-in type, and comparing two with
             # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
             # object (a byte-swapped one) just take the general path below.
-            if array.dtype is not dtype or (
-                array.shape != shape and not operand._is_wrapped_number
-            ):
-                break
+            if array.dtype is not dtype and (array.dtype is not _BOOL or dtype.kind != "f"):
+                return cls._promoted_arrays(args)
             arrays.append(array)
-        else:  # the most common case: operands alike (or numbers of the same dtype)
-            if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
-                return arrays
+        # The most common case: operands of one dtype (numbers wrapped in it too), or a
+        # float tensor and masks (bool: numpy and PyTorch keep the float type), of any
+        # shapes: numpy broadcasts them as PyTorch does, and shapes that do not broadcast
+        # get PyTorch's error from shapes_error when numpy refuses them.
+        if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
+            return arrays
         return cls._promoted_arrays(args)
+
+    @classmethod
+    def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
+        return broadcast_error(*(array.shape for array in arrays))
 
     @classmethod
     def _promoted_arrays(cls, args: tuple[Any, ...]) -> list[np.ndarray]:
@@ -129,6 +152,9 @@ class Elementwise(Op):
         (so it is not asked for floats when the operands are alike); true division
         computes integers in the default float type."""
         return promoted
+
+
+_BOOL = np.dtype(np.bool_)
 
 
 def as_float(x: np.ndarray) -> np.ndarray:

@@ -96,8 +96,16 @@ class Mean(Op):
             ctx.node_name = "MeanBackward1"
         ctx.all_dims = dim is None
         ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
-        ctx.count = int(np.prod([a.shape[d] for d in ctx.dims])) if a.ndim else 1
-        return np.mean(a, axis=ctx.dims if a.ndim else None, keepdims=keepdim).astype(a.dtype)
+        count = 1
+        for d in ctx.dims if a.ndim else ():
+            count *= a.shape[d]
+        ctx.count = count
+        axis = ctx.dims if a.ndim else None
+        if count == 0 or a.dtype.itemsize == 2:  # empty (its warning) or float16 (float32 sum)
+            return np.mean(a, axis=axis, keepdims=keepdim).astype(a.dtype)
+        # The sum divided by the count, as np.mean computes it, without its Python wrapper.
+        total = np.add.reduce(a, axis=axis, keepdims=keepdim)
+        return np.true_divide(total, count, dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:

@@ -212,6 +212,9 @@ class Expand(Op):
             a.shape[i - (len(shape) - a.ndim)] if s == -1 else s for i, s in enumerate(shape)
         )
         ctx.shape = a.shape
+        view = _expanded_view(a, shape)
+        if view is not None:
+            return view
         try:
             return np.broadcast_to(a, shape)
         except ValueError:
@@ -228,6 +231,24 @@ class Expand(Op):
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         return a_t.expand(ctx.result.shape)
+
+
+def _expanded_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``a`` seen with ``shape``: a read-only view whose expanded dims step by 0 bytes.
+    Made directly for an ``a`` in one contiguous block, as numpy's ``broadcast_to`` would
+    (which costs as much as a dozen small ops, on the path of every sum's derivative);
+    None when ``a`` is not contiguous or does not fit ``shape`` (broadcast_to decides)."""
+    leading = len(shape) - a.ndim
+    if leading < 0 or not a.flags.c_contiguous:
+        return None
+    strides = [0] * leading
+    for size, n, step in zip(shape[leading:], a.shape, a.strides):
+        if n != size and n != 1:
+            return None
+        strides.append(step if n == size else 0)
+    view = np.ndarray(shape, a.dtype, a, 0, strides)
+    view.flags.writeable = False
+    return view
 
 
 def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
