@@ -99,6 +99,15 @@ def numerical_gradient(f, x, eps):
         gradient[j] = (f(x + step) - f(x)) / eps
     return gradient"""
 
+GRADIENT_HALF_DISTANCE = """\
+def numerical_gradient(f, x, eps):
+    gradient = mg.zeros(x.shape, dtype=x.dtype)
+    for j in range(x.numel()):
+        step = mg.zeros(x.shape, dtype=x.dtype)
+        step[j] = eps
+        gradient[j] = (f(x + step) - f(x - step)) / eps
+    return gradient"""
+
 GRADIENT_NUDGES_X = """\
 def numerical_gradient(f, x, eps):
     gradient = mg.zeros(x.shape, dtype=x.dtype)
@@ -226,9 +235,11 @@ WRONG = {
             (SECOND_NO_CREATE_GRAPH, "needs create_graph=True"),
             (SECOND_IS_FIRST, "That is f'"),
         ],
+        # Written with the statement's numbers (2.0 and 3.0), which class variants change.
         "ex3_answer": [
-            ("x_grad = 6.0\ny_grad = 4.0", "already held ∂f/∂x"),
-            ("x_grad = 18.0\ny_grad = 4.0", "depends on y too"),
+            ("x_grad = 2 * 3.0\ny_grad = 2.0**2", "already held ∂f/∂x"),
+            ("x_grad = 2 * 2.0 * 3.0 + 2 * 3.0\ny_grad = 2.0**2", "depends on y too"),
+            ("x_grad = 2 * 2.0 * 3.0\ny_grad = 2.0**2 + 2 * 2.0", "adds ∂²f/∂x² into x.grad"),
         ],
         "ex4_answer": [(NTH_NO_CREATE_GRAPH, "keeping each derivative differentiable")],
     },
@@ -282,6 +293,7 @@ WRONG = {
         "ex2_answer": [
             (GRADIENT_ONE_SIDED, "one-sided difference"),
             (GRADIENT_NUDGES_X, "it changed x"),
+            (GRADIENT_HALF_DISTANCE, "Divide by that distance"),
         ],
         "ex3_answer": [
             (
