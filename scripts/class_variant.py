@@ -257,9 +257,11 @@ class Recorder:
 
     def __init__(self) -> None:
         self.values: dict[int, Any] = {}
+        self.kinds: dict[int, str] = {}
 
     def record(self, grade_id: str, index: int, kind: str, name: str, **arguments: Any) -> None:
         data = measure(kind, name, arguments)
+        self.kinds[index] = kind
         if kind in ("check_value", "check_equal"):
             self.values[index] = from_data(data["answer"]) if "answer" in data else None
         elif kind in ("check_grad", "check_grad_is_none"):
@@ -271,14 +273,14 @@ class Recorder:
             self.values[index] = None
 
 
-def run(nb: Any, answers: dict[str, str] | None = None) -> dict[str, dict[int, Any]]:
+def run(nb: Any, answers: dict[str, str] | None = None) -> dict[str, Recorder]:
     """Run a set's code cells here, each answer cell replaced by ``answers[grade_id]`` when
     given, and every grade cell's checks as the answer side of isolated grading measures
-    them: ``{grade cell: {check index: answer}}``. A cell that fails leaves its names unset
+    them: ``{grade cell: its recorder}``. A cell that fails leaves its names unset
     and its checks unanswered, as in a kernel."""
     answers = answers or {}
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    measured: dict[str, dict[int, Any]] = {}
+    measured: dict[str, Recorder] = {}
     printed = io.StringIO()
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -289,7 +291,7 @@ def run(nb: Any, answers: dict[str, str] | None = None) -> dict[str, dict[int, A
             code, _, _ = split_hidden_tests(hidden, grade_id, visible_part_of(cell.source))
             recorder = Recorder()
             namespace["_grading"] = recorder
-            measured[grade_id] = recorder.values
+            measured[grade_id] = recorder
         else:
             code = answers.get(grade_id, cell.source)
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
@@ -514,7 +516,7 @@ def build_variant(
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
         for index, call in enumerate(calls):
-            value = solution_run[grade_id].get(index)
+            value = run_value(solution_run, grade_id, index)
             if value is None and call.kind != "check_grad_is_none":
                 raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
             if call.hidden:
@@ -582,18 +584,21 @@ def _mistake_source(
         if found is None:
             raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing")
         return found
-    for other_cell, values in default_run.items():
-        for other_index, value in values.items():
-            if fingerprints_of(kind, value) == literal:
-                return fingerprints_of(kind, solution_run[other_cell][other_index])
+    for other_cell, recorder in default_run.items():
+        for other_index, value in recorder.values.items():
+            same_kind = recorder.kinds[other_index] == kind
+            if same_kind and fingerprints_of(kind, value) == literal:
+                return fingerprints_of(kind, run_value(solution_run, other_cell, other_index))
     raise VariantError(
         f"{where}: no wrong answer in tests/course/wrong* has a hint found in the mistake "
         f"{hint!r}: record one, so that its fingerprint can be computed"
     )
 
 
-def run_value(measured: dict, grade_id: str, index: int) -> Any:
-    return measured.get(grade_id, {}).get(index)
+def run_value(measured: dict[str, Recorder], grade_id: str, index: int) -> Any:
+    """The answer a run measured for one check (None: no answer)."""
+    recorder = measured.get(grade_id)
+    return None if recorder is None else recorder.values.get(index)
 
 
 def make_variant(name: str, secret: str | None, *, template: Any = None) -> Variant:

@@ -25,6 +25,25 @@ def remembering(steps):
         optimizer.step()
     return w.item(), w.grad.item()"""
 
+REMEMBERING_SHRINKING = """\
+def remembering(steps):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w], lr=0.01, momentum=0.9)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        ((w - 5) ** 2).backward()
+        optimizer.step()
+    return w.item(), w.grad.item()"""
+
+REMEMBERING_TWICE = """\
+def remembering(steps):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w], lr=0.01, momentum=1.0)
+    for _ in range(steps):
+        ((w - 5) ** 2).backward()
+        optimizer.step()
+    return w.item(), w.grad.item()"""
+
 SECOND_NO_CREATE_GRAPH = """\
 def second_derivative(x0):
     x = mg.tensor(x0, dtype=mg.float64, requires_grad=True)
@@ -55,6 +74,17 @@ def fit_in_halves(steps, lr):
         optimizer.zero_grad()
         ((w * x[:10] + b - y[:10]) ** 2).mean().backward()
         ((w * x[10:] + b - y[10:]) ** 2).mean().backward()
+        optimizer.step()
+    return w.item(), b.item()"""
+
+HALVES_NOT_CLEARED = """\
+def fit_in_halves(steps, lr):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w, b], lr=lr)
+    for _ in range(steps):
+        (((w * x[:10] + b - y[:10]) ** 2).mean() / 2).backward()
+        (((w * x[10:] + b - y[10:]) ** 2).mean() / 2).backward()
         optimizer.step()
     return w.item(), b.item()"""
 
@@ -183,6 +213,8 @@ WRONG = {
         "ex3_answer": [
             (REMEMBERING_ORDINARY, "That is ordinary training"),
             (REMEMBERING_NOT_CLEARED, "this loop does not clear the gradient"),
+            (REMEMBERING_SHRINKING, "older gradients shrink"),
+            (REMEMBERING_TWICE, "pile up twice"),
         ],
         "ex4_answer": [
             ("saved_at_A = 4.0\nsaved_at_B = 3.0\ngrad_at_B = 12.0", "emptied the very tensor"),
@@ -265,6 +297,7 @@ WRONG = {
                 "def sign_with_gradient(x):\n    return x.detach().sign()",
                 "do not detach x itself",
             ),
+            ("def sign_with_gradient(x):\n    return x", "the values are those of x"),
         ],
     },
     "09_training": {
@@ -276,6 +309,7 @@ WRONG = {
         "ex3_answer": [
             (HALVES_UNSCALED, "twice the full-batch one"),
             (HALVES_ZERO_BETWEEN, "throws the first half away"),
+            (HALVES_NOT_CLEARED, "pile up from step to step"),
         ],
     },
     "10_checking_gradients": {
