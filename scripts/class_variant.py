@@ -429,7 +429,9 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
             edits = SourceEdits(cell.source)
             for call in check_calls(cell.source):
                 node = call.keyword("points")
-                if call.name in points and node is not None:
+                # Points given by name in a hidden test are extra ones of the template's
+                # (set 16 checks more points whose values minigrad computes as it grades).
+                if call.name in points and node is not None and is_literal(node):
                     edits.replace(node, as_literal(points[call.name]))
             cell.source = edits.result()
     return nb
@@ -451,6 +453,23 @@ def formatted(code: str) -> str:
     return done.stdout.rstrip("\n") if done.returncode == 0 else code
 
 
+def is_literal(node: ast.expr) -> bool:
+    """Whether a node is written as a literal (``[1.0, 2.0]``), not computed (``_points``)."""
+    try:
+        ast.literal_eval(node)
+    except ValueError:
+        return False
+    return True
+
+
+def literal_or_code(node: ast.expr) -> Any:
+    """A node's value when it is a literal, else its code (a hint kept in a variable, say)."""
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return ast.unparse(node)
+
+
 def _mistake_nodes(call: CheckCall) -> list[tuple[ast.Call, str]]:
     """The ``mc.Fingerprint(...)`` common mistakes of a visible check, with their hints."""
     node = call.keyword("common_mistakes")
@@ -464,7 +483,7 @@ def _mistake_nodes(call: CheckCall) -> list[tuple[ast.Call, str]]:
             and isinstance(mistake.func, ast.Attribute)
             and mistake.func.attr == "Fingerprint"
         ):
-            found.append((mistake, ast.literal_eval(hint)))
+            found.append((mistake, literal_or_code(hint)))
     return found
 
 
@@ -481,11 +500,13 @@ def build_variant(
     found: Declaration,
     numbers: dict[str, dict[str, str]],
     points: dict[str, list],
+    template_runs: dict | None = None,
 ) -> Variant:
     """The set with the given numbers and points (none: the template's own), its key
     computed by running the solution and the wrong answers. Raises VariantError when the
     template's fingerprints cannot be traced to a source, or when, for these numbers, the
-    solution fails or two fingerprints of one check coincide."""
+    solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
+    template's runs from one draw to the next."""
     varied = _varied_exercises(template, found)
     nb = _with_numbers_and_points(template, numbers, points)
     wrong_here = {
@@ -495,16 +516,20 @@ def build_variant(
         ]
         for answer, mistakes in wrong.items()
     }
-    default_run = run(template)
+    template_runs = {} if template_runs is None else template_runs
+    if "solution" not in template_runs:
+        template_runs["solution"] = run(template)
+    default_run = template_runs["solution"]
     solution_run = run(nb)
-    runs: dict[tuple[str, int, bool], dict] = {}
+    variant_runs: dict[tuple[str, int], dict] = {}
 
     def wrong_run(answer: str, which: int, in_variant: bool) -> dict:
         """The measured answers with one wrong answer, in the template or the variant."""
-        if (answer, which, in_variant) not in runs:
+        runs = variant_runs if in_variant else template_runs
+        if (answer, which) not in runs:
             notebook, answers = (nb, wrong_here) if in_variant else (template, wrong)
-            runs[answer, which, in_variant] = run(notebook, {answer: answers[answer][which][0]})
-        return runs[answer, which, in_variant]
+            runs[answer, which] = run(notebook, {answer: answers[answer][which][0]})
+        return runs[answer, which]
 
     expected: dict[tuple[str, str], str] = {}
     written: list[str] = []
@@ -521,7 +546,7 @@ def build_variant(
                 raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
             if call.hidden:
                 node = call.keyword("expected")
-                if node is not None:
+                if node is not None and is_literal(node):  # not one the key side computes
                     edits.replace(node, as_literal(value))
                     expected[grade_id, call.name] = as_literal(value)
                 continue
@@ -532,7 +557,7 @@ def build_variant(
                 written += mine
             seen = {tuple(mine)}
             for mistake, hint in _mistake_nodes(call):
-                literal = [ast.literal_eval(arg) for arg in mistake.args]
+                literal = [literal_or_code(arg) for arg in mistake.args]
                 source = _mistake_source(
                     f"{name} {grade_id} {call.name}",
                     (grade_id, index, call.kind),
@@ -612,11 +637,11 @@ def make_variant(name: str, secret: str | None, *, template: Any = None) -> Vari
     if secret is None:
         return build_variant(name, template, wrong, found, {}, {})
     generator = draws(secret, name)
-    problems = []
+    problems, template_runs = [], {}
     for attempt in range(ATTEMPTS):
         numbers, points = _draw(generator(attempt), found)
         try:
-            return build_variant(name, template, wrong, found, numbers, points)
+            return build_variant(name, template, wrong, found, numbers, points, template_runs)
         except VariantError as problem:
             problems.append(str(problem))
     raise VariantError(f"{name}: no usable draw in {ATTEMPTS} attempts: {problems[-1]}")
