@@ -369,14 +369,14 @@ class Variant:
     nb: Any
     wrong: dict[str, list[tuple[str, str]]]
     numbers: dict[str, dict[str, str]]
-    points: dict[str, list]
+    points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
     expected: dict[tuple[str, str], str]  # (grade cell, check name): the expected value
     fingerprints: list[str]  # every fingerprint the variant wrote
 
 
 def _draw(
     rng: random.Random, found: Declaration
-) -> tuple[dict[str, dict[str, str]], dict[str, list]]:
+) -> tuple[dict[str, dict[str, str]], dict[str, tuple[list, list]]]:
     numbers = {}
     for exercise, table in found.numbers.items():
         chosen: dict[str, str] = {}
@@ -385,7 +385,9 @@ def _draw(
             free = [v for v in free if number_text(v) != default]
             chosen[default] = number_text(rng.choice(free))
         numbers[exercise] = chosen
-    points = {check: draw(rng) for check, draw in found.points.items()}
+    # Two draws per check: the points the visible check shows, and those of a hidden test
+    # that checks other points than the visible one (set 18's).
+    points = {check: (draw(rng), draw(rng)) for check, draw in found.points.items()}
     return numbers, points
 
 
@@ -415,8 +417,17 @@ def exercise_per_cell(nb: Any) -> list[str]:
 
 def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
     """The template with the drawn numbers in each exercise's statement code blocks, given
-    and solution cells, and the drawn points in its checks; outputs cleared."""
+    and solution cells, and the drawn points in its checks (``points[name] = (shown,
+    hidden)``: a hidden test at the visible check's points gets the shown ones, one at
+    points of its own the hidden ones); outputs cleared."""
     nb = copy.deepcopy(template)
+    shown_in_template = {
+        call.name: literal_or_code(call.keyword("points"))
+        for cell in nb.cells
+        if meta(cell).get("grade")
+        for call in check_calls(cell.source)
+        if not call.hidden and call.keyword("points") is not None
+    }
     for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
         table = numbers.get(exercise)
         if cell.cell_type == "code":
@@ -432,7 +443,9 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
                 # Points given by name in a hidden test are extra ones of the template's
                 # (set 16 checks more points whose values minigrad computes as it grades).
                 if call.name in points and node is not None and is_literal(node):
-                    edits.replace(node, as_literal(points[call.name]))
+                    shown, hidden = points[call.name]
+                    same = ast.literal_eval(node) == shown_in_template.get(call.name)
+                    edits.replace(node, as_literal(shown if same else hidden))
             cell.source = edits.result()
     return nb
 
@@ -499,7 +512,7 @@ def build_variant(
     wrong: dict[str, list[tuple[str, str]]],
     found: Declaration,
     numbers: dict[str, dict[str, str]],
-    points: dict[str, list],
+    points: dict[str, tuple[list, list]],
     template_runs: dict | None = None,
 ) -> Variant:
     """The set with the given numbers and points (none: the template's own), its key
@@ -521,6 +534,16 @@ def build_variant(
         template_runs["solution"] = run(template)
     default_run = template_runs["solution"]
     solution_run = run(nb)
+    if numbers or points:  # before the wrong answers run: the cheapest reason to draw again
+        values = " ".join(
+            as_literal(value)
+            for grade_id, recorder in solution_run.items()
+            if exercise_of(grade_id) in varied
+            for value in recorder.values.values()
+        )
+        shown = long_numbers(values) & public_numbers()
+        if shown:
+            raise VariantError(f"{name}: the key would hold {sorted(shown)[0]}, a public value")
     variant_runs: dict[tuple[str, int], dict] = {}
 
     def wrong_run(answer: str, which: int, in_variant: bool) -> dict:
@@ -546,7 +569,8 @@ def build_variant(
                 raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
             if call.hidden:
                 node = call.keyword("expected")
-                if node is not None and is_literal(node):  # not one the key side computes
+                # Values a hidden test computes at points it computes are left to it.
+                if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
                     edits.replace(node, as_literal(value))
                     expected[grade_id, call.name] = as_literal(value)
                 continue
@@ -575,10 +599,6 @@ def build_variant(
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
                 written += source
         cell.source = formatted(edits.result())
-    if numbers or points:
-        shown = long_numbers(" ".join(expected.values())) & public_numbers()
-        if shown:
-            raise VariantError(f"{name}: the key holds {sorted(shown)[0]}, a public value")
     return Variant(name, nb, wrong_here, numbers, points, expected, written)
 
 
