@@ -22,8 +22,9 @@ file is copied as it is. For a set with one, this command
    results into the checks: the hidden tests' ``expected=`` values, the visible checks'
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
    answer whose hint it carries (or from the right answer of another check that it names);
-4. draws again when two of a check's fingerprints coincide (a mistake that would pass for
-   the answer) or when the solution fails on the new numbers.
+4. draws again when the solution fails on the new numbers, when two of a check's
+   fingerprints coincide (a mistake would pass for the answer), or when a value of the key
+   is written in a file of this repository (cos(1), say), where a search would find it.
 
 The template of a set is the teacher's version in ``teacher/source``, with its numbers as
 defaults: with no variant drawn, steps 2 and 3 give back its own fingerprints and expected
@@ -370,8 +371,7 @@ class Variant:
     wrong: dict[str, list[tuple[str, str]]]
     numbers: dict[str, dict[str, str]]
     points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
-    expected: dict[tuple[str, str], str]  # (grade cell, check name): the expected value
-    fingerprints: list[str]  # every fingerprint the variant wrote
+    expected: dict[tuple[str, int, str], str]  # (grade cell, check, its name): the value
 
 
 def _draw(
@@ -529,6 +529,7 @@ def build_variant(
         ]
         for answer, mistakes in wrong.items()
     }
+    # The template's runs: "solution", and (answer cell, which) for each wrong answer.
     template_runs = {} if template_runs is None else template_runs
     if "solution" not in template_runs:
         template_runs["solution"] = run(template)
@@ -554,8 +555,7 @@ def build_variant(
             runs[answer, which] = run(notebook, {answer: answers[answer][which][0]})
         return runs[answer, which]
 
-    expected: dict[tuple[str, str], str] = {}
-    written: list[str] = []
+    expected: dict[tuple[str, int, str], str] = {}
     for cell in nb.cells:
         grade_id = meta(cell).get("grade_id", "")
         if not meta(cell).get("grade") or exercise_of(grade_id) not in varied:
@@ -572,13 +572,14 @@ def build_variant(
                 # Values a hidden test computes at points it computes are left to it.
                 if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
                     edits.replace(node, as_literal(value))
-                    expected[grade_id, call.name] = as_literal(value)
+                    expected[grade_id, index, call.name] = as_literal(value)
                 continue
             mine = fingerprints_of(call.kind, value)
+            if mine is None:  # check_grad_is_none: nothing to fingerprint
+                continue
             node = call.keyword("fingerprints" if call.kind == "check_function" else "fingerprint")
             if node is not None:
                 edits.replace(node, _fingerprint_text(call.kind, mine))
-                written += mine
             seen = {tuple(mine)}
             for mistake, hint in _mistake_nodes(call):
                 literal = [literal_or_code(arg) for arg in mistake.args]
@@ -597,9 +598,8 @@ def build_variant(
                 seen.add(tuple(source))
                 arguments = ", ".join(f'"{f}"' for f in source)
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
-                written += source
         cell.source = formatted(edits.result())
-    return Variant(name, nb, wrong_here, numbers, points, expected, written)
+    return Variant(name, nb, wrong_here, numbers, points, expected)
 
 
 def _mistake_source(
@@ -653,7 +653,7 @@ def make_variant(name: str, secret: str | None, *, template: Any = None) -> Vari
     found = declaration(name)
     if found is None:
         nb = copy.deepcopy(template)
-        return Variant(name, nb, wrong, {}, {}, {}, [])
+        return Variant(name, nb, wrong, {}, {}, {})
     if secret is None:
         return build_variant(name, template, wrong, found, {}, {})
     generator = draws(secret, name)

@@ -202,9 +202,12 @@ WRONG = {
         ],
     },
     "04_accumulation_and_zeroing": {
+        # Written with the statement's a = 1.0 and b = 3.0, which class variants change.
         "ex1_answer": [
-            ("a_grad = 1.0\nb_grad = 6.0", "does not replace a.grad"),
-            ("a_grad = 4\nb_grad = 7", "each of the three reaches b"),
+            ("a_grad = 1\nb_grad = 2 * 3.0", "does not replace a.grad"),
+            ("a_grad = 3.0 + 1\nb_grad = 1 + 2 * 3.0", "each of the three reaches b"),
+            ("a_grad = 3.0\nb_grad = 1.0 + 1 + 2 * 3.0", "not the last word"),
+            ("a_grad = 3.0 + 1\nb_grad = 2 * 3.0", "collects what every backward() call sent it"),
         ],
         "ex2_answer": [
             ("printed = [1.0, 2.0, 3.0]", "the running sum"),
@@ -290,7 +293,11 @@ WRONG = {
             ("trainable = 46", "counts the frozen first layer too"),
             ("trainable = 4", "not the tensors"),
         ],
-        "ex3_answer": [("x_grad = -4.0", "target.detach() is a constant")],
+        # Written with the statement's x = 2.0, which class variants change.
+        "ex3_answer": [
+            ("x_grad = 2 * (2.0**2 - 3 * 2.0) * (2 * 2.0 - 3)", "target.detach() is a constant"),
+            ("x_grad = 2 * (3 * 2.0 - 2.0**2) * (2 * 2.0)", "Check the sign"),
+        ],
         "ex4_answer": [
             ("def sign_with_gradient(x):\n    return x.sign()", "the gradient is that of sign()"),
             (
