@@ -3,8 +3,10 @@
 The template is teacher/source/07_differentiating_twice: its numbers are the defaults.
 """
 
-# The halves from -3 to 3 without 0, where f' and f'' of exercise 2 both vanish.
-HALVES = [n / 2 for n in range(-6, 7) if n]
+# Tenths from -3 to 3, but not 0 (where f' and f'' of exercise 2 both vanish) nor the
+# halves and whole numbers, where this repository already shows sin and f'' (a value in a
+# public file makes the command draw again).
+TENTHS = [n / 10 for n in range(-30, 31) if n % 5]
 
 # Per exercise: each number as the statement's code, the solution and the typical wrong
 # answers write it, and the values a class may get instead (two numbers of one exercise
@@ -20,13 +22,13 @@ NUMBERS = {
 
 def nth_derivative_points(rng):
     """The orders 0, 1 and 3 at one point and the order 4 at another, as in the template."""
-    here, there = rng.sample(HALVES, 2)
+    here, there = rng.sample(TENTHS, 2)
     return [(here, 0), (here, 1), (here, 3), (there, 4)]
 
 
 def second_derivative_points(rng):
     """Three points with different distances from 0: f'' is even, so f''(-a) = f''(a)."""
-    sizes = rng.sample([h for h in HALVES if h > 0], 3)
+    sizes = rng.sample([t for t in TENTHS if t > 0], 3)
     return sorted(size * rng.choice([-1, 1]) for size in sizes)
 
 
