@@ -280,3 +280,41 @@ def test_every_wrong_answer_with_the_class_numbers_gets_its_hint(variants, class
             shown = error_text(nb[check_id])
             assert mistakes[which][1] in shown, f"{student} {check_id}: {shown!r}"
         assert score < max_score
+
+
+# --------------------------------------------------------------------------- the secret
+def test_the_secret_comes_from_the_environment_else_a_file_made_once(tmp_path, monkeypatch):
+    secret_file = tmp_path / "class_secret"
+    monkeypatch.setenv(class_variant.SECRET_VARIABLE, "from-the-environment")
+    assert class_variant.class_secret(secret_file) == "from-the-environment"
+    assert not secret_file.exists()
+    monkeypatch.delenv(class_variant.SECRET_VARIABLE)
+    made = class_variant.class_secret(secret_file)
+    assert len(made) == 32 and secret_file.stat().st_mode & 0o777 == 0o600
+    assert class_variant.class_secret(secret_file) == made  # kept, not made again
+
+
+def test_the_command_writes_a_course_folder_of_its_own(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(class_variant.SECRET_VARIABLE, SECRET)
+    out = tmp_path / "class"
+    class_variant.main(["--out", str(out), "07_differentiating_twice", "01_gradients"])
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.ipynb"))
+    assert written == [
+        "source/01_gradients/01_gradients.ipynb",
+        "source/07_differentiating_twice/07_differentiating_twice.ipynb",
+    ]
+    config = (out / "nbgrader_config.py").read_text()
+    assert config.rstrip().endswith('c.CourseDirectory.release_directory = "release"')
+    assert "with this class's own numbers: 07_differentiating_twice" in capsys.readouterr().out
+
+
+def test_git_ignores_the_class_secret_and_its_course_folder():
+    paths = [
+        "teacher/class_secret",
+        "teacher/class/source/07_differentiating_twice/07_differentiating_twice.ipynb",
+        "teacher/class/release/07_differentiating_twice/07_differentiating_twice.ipynb",
+    ]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    assert ignored == paths
