@@ -10,6 +10,7 @@
 #   NOTEBOOK     the notebook make page exports               e.g. NOTEBOOK=notebooks/03_*.ipynb
 #   PAGES        where make page writes                       (build/pages)
 #   CLASS        the course folder make class-variant writes  (teacher/class)
+#   EXERCISES    the released sets make student-release ships (notebooks/exercises)
 #   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
 #   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
 
@@ -104,8 +105,10 @@ lite: bootstrap
 # build/student-release.zip: the lessons, the exercise sets as released in
 # notebooks/exercises/, this project's wheel and a README for students; no answer key
 # (docs/teachers.md, "What students receive").
+# EXERCISES=teacher/class/release ships a class's own sets instead (make class-variant).
+EXERCISES ?= notebooks/exercises
 student-release: bootstrap
-	$(BIN)/python scripts/student_release.py
+	$(BIN)/python scripts/student_release.py --exercises "$(EXERCISES)"
 
 # A class's own exercise sets (docs/teachers.md, "Class variants"): numbers drawn from the
 # class's secret ($MINIGRAD_CLASS_SECRET, else teacher/class_secret, made on first use; both

@@ -318,3 +318,25 @@ def test_git_ignores_the_class_secret_and_its_course_folder():
         ["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True
     ).stdout.split()
     assert ignored == paths
+
+
+def test_the_student_archive_can_carry_a_class_release(tmp_path):
+    """make student-release EXERCISES=teacher/class/release: the archive's exercise sets are
+    the class's, under the same names as the public ones."""
+    spec = importlib.util.spec_from_file_location(
+        "student_release", ROOT / "scripts" / "student_release.py"
+    )
+    student_release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(student_release)
+    release = tmp_path / "release" / "07_differentiating_twice"
+    release.mkdir(parents=True)
+    (release / "07_differentiating_twice.ipynb").write_text("{}")
+    wheel = tmp_path / "minigrad-0-py3-none-any.whl"
+    files = student_release.student_files(wheel, tmp_path / "release")
+    exercises = {name: path for name, path in files.items() if "/exercises/" in name}
+    assert exercises == {
+        "notebooks/exercises/07_differentiating_twice/07_differentiating_twice.ipynb": release
+        / "07_differentiating_twice.ipynb"
+    }
+    public = student_release.student_files(wheel)
+    assert sum("/exercises/" in name for name in public) == 18
