@@ -93,7 +93,7 @@ class VariantError(Exception):
 
 # --------------------------------------------------------------------------- the secret
 def class_secret(secret_file: Path = SECRET_FILE) -> str:
-    """The class's secret: ``$MINIGRAD_CLASS_SECRET``, else the file's first line, made
+    """The class's secret: ``$MINIGRAD_CLASS_SECRET``, else the text of the file, made
     with a fresh random secret when the file does not exist."""
     from_environment = os.environ.get(SECRET_VARIABLE, "").strip()
     if from_environment:
