@@ -428,6 +428,9 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
         for call in check_calls(cell.source)
         if not call.hidden and call.keyword("points") is not None
     }
+    for name, (shown, _) in points.items():
+        if shown == shown_in_template.get(name):  # a class never gets the public points
+            raise VariantError(f"{name}: the template's own points")
     for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
         table = numbers.get(exercise)
         if cell.cell_type == "code":
