@@ -9,6 +9,8 @@
 #   PYTEST_ARGS  extra arguments for pytest                 e.g. PYTEST_ARGS="-k backward -x"
 #   NOTEBOOK     the notebook make page exports               e.g. NOTEBOOK=notebooks/03_*.ipynb
 #   PAGES        where make page writes                       (build/pages)
+#   CLASS        the course folder make class-variant writes  (teacher/class)
+#   EXERCISES    the released sets make student-release ships (notebooks/exercises)
 #   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
 #   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
 
@@ -28,7 +30,8 @@ PYTEST = LANGUAGE=en $(BIN)/python -m pytest tests notebooks teacher/source $(wi
 	--nbval --nbval-current-env \
 	--nbval-sanitize-with $(SANITIZE) $(PYTEST_ARGS)
 
-.PHONY: lab test docs docs-languages bootstrap lint format clean bench bench-quick lite page student-release catalogs labextension
+.PHONY: lab test docs docs-languages bootstrap lint format clean bench bench-quick lite page student-release \
+	catalogs labextension class-variant
 
 # Open the lessons in JupyterLab, in a student's environment (bootstrap.sh lab: the lessons'
 # needs, no developer or teacher tool). The landing page is the first of these that exists,
@@ -122,8 +125,18 @@ lite: bootstrap
 # build/student-release.zip: the lessons, the exercise sets as released in
 # notebooks/exercises/, this project's wheel and a README for students; no answer key
 # (docs/teachers.md, "What students receive").
+# EXERCISES=teacher/class/release ships a class's own sets instead (make class-variant).
+EXERCISES ?= notebooks/exercises
 student-release: bootstrap
-	$(BIN)/python scripts/student_release.py
+	$(BIN)/python scripts/student_release.py --exercises "$(EXERCISES)"
+
+# A class's own exercise sets (docs/teachers.md, "Class variants"): numbers drawn from the
+# class's secret ($MINIGRAD_CLASS_SECRET, else teacher/class_secret, made on first use; both
+# stay out of git), the hidden tests' values and the fingerprints computed here, written
+# into the course folder teacher/class/ (CLASS=DIR for another), where nbgrader then runs.
+CLASS ?= teacher/class
+class-variant: bootstrap
+	$(BIN)/python scripts/class_variant.py --out "$(CLASS)"
 
 # minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
 # prints medians and ratios, writes bench/results.json. About 4 minutes.

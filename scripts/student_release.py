@@ -88,19 +88,22 @@ def build_distributions(dist: Path) -> tuple[Path, Path]:
     return sdist, wheel
 
 
-def student_files(wheel: Path) -> dict[str, Path]:
-    """What goes into the archive, by its name there (inside ``FOLDER``), except the README."""
+def student_files(wheel: Path, exercises: Path | None = None) -> dict[str, Path]:
+    """What goes into the archive, by its name there (inside ``FOLDER``), except the README.
+    The exercise sets come from ``exercises`` (``notebooks/exercises`` unless a class's
+    release is given: docs/teachers.md, "Class variants")."""
     notebooks = ROOT / "notebooks"
+    exercises = exercises or notebooks / "exercises"
     files = {"notebooks/README.md": notebooks / "README.md"}
     for lesson in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
         files[f"notebooks/{lesson.name}"] = lesson
-    for released in sorted((notebooks / "exercises").glob("*/*.ipynb")):
-        files[f"notebooks/{released.relative_to(notebooks).as_posix()}"] = released
+    for released in sorted(exercises.glob("*/*.ipynb")):
+        files[f"notebooks/exercises/{released.relative_to(exercises).as_posix()}"] = released
     files[f"wheels/{wheel.name}"] = wheel
     return files
 
 
-def write_archive(out: Path, wheel: Path) -> None:
+def write_archive(out: Path, wheel: Path, exercises: Path | None = None) -> None:
     """Write the zip: the student README, then the files of ``student_files``."""
     readme = README_TEMPLATE.read_text().replace("{wheel}", wheel.name)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -112,7 +115,7 @@ def write_archive(out: Path, wheel: Path) -> None:
             archive.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED)
 
         add("README.md", readme.encode())
-        for name, path in student_files(wheel).items():
+        for name, path in student_files(wheel, exercises).items():
             add(name, path.read_bytes())
 
 
@@ -120,10 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "student-release.zip")
     parser.add_argument("--dist", type=Path, help="keep the sdist and the wheel in this folder")
+    parser.add_argument(
+        "--exercises",
+        type=Path,
+        help="the released sets to ship (a class's: teacher/class/release)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         _, wheel = build_distributions(args.dist or Path(scratch))
-        write_archive(args.out, wheel)
+        write_archive(args.out, wheel, args.exercises)
     print(f"student_release: {args.out} ({args.out.stat().st_size // 1024} KiB)")
     return 0
 

@@ -524,7 +524,9 @@ def log_by_submission(log: str) -> dict[tuple[str, str], list[str]]:
     return warnings
 
 
-def build(root: Path) -> Course:
+def course_environment(root: Path) -> dict:
+    """The environment nbgrader runs in for a course at ``root``: every Jupyter and IPython
+    folder inside it, nothing of the user's home."""
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"  # nbgrader runs `alembic`
     for variable, folder in [
@@ -535,6 +537,11 @@ def build(root: Path) -> Course:
     ]:
         env[variable] = str(root / folder)
     env.pop("MINIGRAD_AUTOGRADE", None)
+    return env
+
+
+def build(root: Path) -> Course:
+    env = course_environment(root)
     shutil.copytree(SOURCES, root / "source")
     shutil.copy(TEACHER / "nbgrader_config.py", root / "nbgrader_config.py")
     course = Course(root=root, env=env)

@@ -25,6 +25,25 @@ def remembering(steps):
         optimizer.step()
     return w.item(), w.grad.item()"""
 
+REMEMBERING_SHRINKING = """\
+def remembering(steps):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w], lr=0.01, momentum=0.9)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        ((w - 5) ** 2).backward()
+        optimizer.step()
+    return w.item(), w.grad.item()"""
+
+REMEMBERING_TWICE = """\
+def remembering(steps):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w], lr=0.01, momentum=1.0)
+    for _ in range(steps):
+        ((w - 5) ** 2).backward()
+        optimizer.step()
+    return w.item(), w.grad.item()"""
+
 SECOND_NO_CREATE_GRAPH = """\
 def second_derivative(x0):
     x = mg.tensor(x0, dtype=mg.float64, requires_grad=True)
@@ -55,6 +74,17 @@ def fit_in_halves(steps, lr):
         optimizer.zero_grad()
         ((w * x[:10] + b - y[:10]) ** 2).mean().backward()
         ((w * x[10:] + b - y[10:]) ** 2).mean().backward()
+        optimizer.step()
+    return w.item(), b.item()"""
+
+HALVES_NOT_CLEARED = """\
+def fit_in_halves(steps, lr):
+    w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
+    optimizer = mg.optim.SGD([w, b], lr=lr)
+    for _ in range(steps):
+        (((w * x[:10] + b - y[:10]) ** 2).mean() / 2).backward()
+        (((w * x[10:] + b - y[10:]) ** 2).mean() / 2).backward()
         optimizer.step()
     return w.item(), b.item()"""
 
@@ -97,6 +127,15 @@ def numerical_gradient(f, x, eps):
         step = mg.zeros(x.shape, dtype=x.dtype)
         step[j] = eps
         gradient[j] = (f(x + step) - f(x)) / eps
+    return gradient"""
+
+GRADIENT_HALF_DISTANCE = """\
+def numerical_gradient(f, x, eps):
+    gradient = mg.zeros(x.shape, dtype=x.dtype)
+    for j in range(x.numel()):
+        step = mg.zeros(x.shape, dtype=x.dtype)
+        step[j] = eps
+        gradient[j] = (f(x + step) - f(x - step)) / eps
     return gradient"""
 
 GRADIENT_NUDGES_X = """\
@@ -163,9 +202,12 @@ WRONG = {
         ],
     },
     "04_accumulation_and_zeroing": {
+        # Written with the statement's a = 1.0 and b = 3.0, which class variants change.
         "ex1_answer": [
-            ("a_grad = 1.0\nb_grad = 6.0", "does not replace a.grad"),
-            ("a_grad = 4\nb_grad = 7", "each of the three reaches b"),
+            ("a_grad = 1\nb_grad = 2 * 3.0", "does not replace a.grad"),
+            ("a_grad = 3.0 + 1\nb_grad = 1 + 2 * 3.0", "each of the three reaches b"),
+            ("a_grad = 3.0\nb_grad = 1.0 + 1 + 2 * 3.0", "not the last word"),
+            ("a_grad = 3.0 + 1\nb_grad = 2 * 3.0", "collects what every backward() call sent it"),
         ],
         "ex2_answer": [
             ("printed = [1.0, 2.0, 3.0]", "the running sum"),
@@ -174,6 +216,8 @@ WRONG = {
         "ex3_answer": [
             (REMEMBERING_ORDINARY, "That is ordinary training"),
             (REMEMBERING_NOT_CLEARED, "this loop does not clear the gradient"),
+            (REMEMBERING_SHRINKING, "older gradients shrink"),
+            (REMEMBERING_TWICE, "pile up twice"),
         ],
         "ex4_answer": [
             ("saved_at_A = 4.0\nsaved_at_B = 3.0\ngrad_at_B = 12.0", "emptied the very tensor"),
@@ -226,9 +270,11 @@ WRONG = {
             (SECOND_NO_CREATE_GRAPH, "needs create_graph=True"),
             (SECOND_IS_FIRST, "That is f'"),
         ],
+        # Written with the statement's numbers (2.0 and 3.0), which class variants change.
         "ex3_answer": [
-            ("x_grad = 6.0\ny_grad = 4.0", "already held ∂f/∂x"),
-            ("x_grad = 18.0\ny_grad = 4.0", "depends on y too"),
+            ("x_grad = 2 * 3.0\ny_grad = 2.0**2", "already held ∂f/∂x"),
+            ("x_grad = 2 * 2.0 * 3.0 + 2 * 3.0\ny_grad = 2.0**2", "depends on y too"),
+            ("x_grad = 2 * 2.0 * 3.0\ny_grad = 2.0**2 + 2 * 2.0", "adds ∂²f/∂x² into x.grad"),
         ],
         "ex4_answer": [(NTH_NO_CREATE_GRAPH, "keeping each derivative differentiable")],
     },
@@ -247,13 +293,18 @@ WRONG = {
             ("trainable = 46", "counts the frozen first layer too"),
             ("trainable = 4", "not the tensors"),
         ],
-        "ex3_answer": [("x_grad = -4.0", "target.detach() is a constant")],
+        # Written with the statement's x = 2.0, which class variants change.
+        "ex3_answer": [
+            ("x_grad = 2 * (2.0**2 - 3 * 2.0) * (2 * 2.0 - 3)", "target.detach() is a constant"),
+            ("x_grad = 2 * (3 * 2.0 - 2.0**2) * (2 * 2.0)", "Check the sign"),
+        ],
         "ex4_answer": [
             ("def sign_with_gradient(x):\n    return x.sign()", "the gradient is that of sign()"),
             (
                 "def sign_with_gradient(x):\n    return x.detach().sign()",
                 "do not detach x itself",
             ),
+            ("def sign_with_gradient(x):\n    return x", "the values are those of x"),
         ],
     },
     "09_training": {
@@ -265,6 +316,7 @@ WRONG = {
         "ex3_answer": [
             (HALVES_UNSCALED, "twice the full-batch one"),
             (HALVES_ZERO_BETWEEN, "throws the first half away"),
+            (HALVES_NOT_CLEARED, "pile up from step to step"),
         ],
     },
     "10_checking_gradients": {
@@ -282,6 +334,7 @@ WRONG = {
         "ex2_answer": [
             (GRADIENT_ONE_SIDED, "one-sided difference"),
             (GRADIENT_NUDGES_X, "it changed x"),
+            (GRADIENT_HALF_DISTANCE, "Divide by that distance"),
         ],
         "ex3_answer": [
             (

@@ -34,6 +34,13 @@ def div(a, b):
     out.local_backward = lambda grad: (grad / b.data, -grad * a.data / b.data**2)
     return out"""
 
+DIV_FIRST_POWER = """\
+def div(a, b):
+    a, b = as_value(a), as_value(b)
+    out = Value(a.data / b.data, (a, b), "div")
+    out.local_backward = lambda grad: (grad / b.data, -grad * a.data / b.data)
+    return out"""
+
 DIV_TWO_NODES = """\
 def div(a, b):
     return a * as_value(b) ** -1"""
@@ -85,6 +92,7 @@ WRONG = {
         (DIV_SIGN, "has the wrong sign"),
         (DIV_NO_AS_VALUE, "make it a Value first"),
         (DIV_TWO_NODES, "must make one value whose two inputs are a and b"),
+        (DIV_FIRST_POWER, "b appears to which power"),
     ],
     "ex3_answer": [
         (ORDER_RECURSIVE_DEEP, "iterative_order calls itself"),

@@ -1,0 +1,715 @@
+"""A class's own exercise sets: numbers drawn from a secret seed, the key computed here.
+
+    .venv/bin/python scripts/class_variant.py            (or `make class-variant`)
+
+reads the class's secret (the environment variable ``MINIGRAD_CLASS_SECRET``, else the file
+``teacher/class_secret``, which git ignores and which this command creates, with a fresh
+random secret, when it does not exist yet) and writes a course folder for that class,
+``teacher/class/`` (``--out DIR`` for another place): ``source/<set>/<set>.ipynb`` for every
+set and an ``nbgrader_config.py``, so that nbgrader run from that folder releases and grades
+the class's sets (docs/teachers.md, "Class variants").
+
+What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
+exercise, each number as the statement, the solution and the typical wrong answers write
+it, with the values a class may get instead) and ``POINTS`` (per ``check_function`` check,
+how to draw the points where the student's function is evaluated). A set without such a
+file is copied as it is. For a set with one, this command
+
+1. draws the class's numbers and points (the same secret always gives the same ones);
+2. writes them into the statement's code blocks, the given and solution cells, the checks'
+   ``points=`` and the typical wrong answers (``tests/course/wrong*``);
+3. runs the reference solution and every typical wrong answer on them, here, and writes the
+   results into the checks: the hidden tests' ``expected=`` values, the visible checks'
+   fingerprints, and the fingerprints of the common mistakes, each found from the wrong
+   answer whose hint it carries (or from the right answer of another check that it names);
+4. draws again when the solution fails on the new numbers, when two of a check's
+   fingerprints coincide (a mistake would pass for the answer), or when a value of the key
+   is written in a file of this repository (cos(1), say), where a search would find it.
+
+The template of a set is the teacher's version in ``teacher/source``, with its numbers as
+defaults: with no variant drawn, steps 2 and 3 give back its own fingerprints and expected
+values (``tests/course/test_variants.py`` checks it), which the repository's CI grades.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import copy
+import functools
+import hashlib
+import importlib.util
+import io
+import os
+import random
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tokenize
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import numpy as np
+
+from minigrad_course import checks
+from minigrad_course.answer_data import from_data
+from minigrad_course.grading_process import measure
+from minigrad_course.hidden_tests import (
+    STUDENT_ARGUMENTS,
+    hidden_tests_of,
+    split_hidden_tests,
+    visible_part_of,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TEACHER = ROOT / "teacher"
+SOURCES = TEACHER / "source"
+DECLARATIONS = TEACHER / "variants"
+WRONG_ANSWERS = ROOT / "tests" / "course" / "wrong_answers.py"
+SECRET_FILE = TEACHER / "class_secret"
+SECRET_VARIABLE = "MINIGRAD_CLASS_SECRET"
+CLASS_FOLDER = TEACHER / "class"
+ATTEMPTS = 200  # draws tried before giving up on a set
+HIDDEN_MARKER = "### BEGIN HIDDEN TESTS"
+
+# Appended to the teacher's nbgrader configuration in a class's course folder: the class's
+# release goes into that folder, never over the public one in notebooks/exercises/.
+CLASS_CONFIG = """
+# A class variant (scripts/class_variant.py): this folder is the course directory, and the
+# class's release stays in it, never over the public notebooks/exercises/.
+c.CourseDirectory.release_directory = "release"
+"""
+
+
+class VariantError(Exception):
+    """A set's template and its declaration of what varies do not fit together."""
+
+
+# --------------------------------------------------------------------------- the secret
+def class_secret(secret_file: Path = SECRET_FILE) -> str:
+    """The class's secret: ``$MINIGRAD_CLASS_SECRET``, else the text of the file, made
+    with a fresh random secret when the file does not exist."""
+    from_environment = os.environ.get(SECRET_VARIABLE, "").strip()
+    if from_environment:
+        return from_environment
+    if not secret_file.exists():
+        secret_file.parent.mkdir(parents=True, exist_ok=True)
+        secret_file.write_text(secrets.token_hex(16) + "\n")
+        secret_file.chmod(0o600)
+        print(f"class_variant: made a new secret in {secret_file}: keep it, share it with no one")
+    secret = secret_file.read_text().strip()
+    if not secret:
+        raise VariantError(f"{secret_file} is empty")
+    return secret
+
+
+def draws(secret: str, name: str) -> Callable[[int], random.Random]:
+    """The random numbers of one set for draw number ``attempt``: they depend on the secret
+    and the set's name only, so a class's sets come out the same on every run."""
+
+    def generator(attempt: int) -> random.Random:
+        digest = hashlib.sha256(f"{secret}\0{name}\0{attempt}".encode()).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    return generator
+
+
+# --------------------------------------------------------------------------- declarations
+@dataclass
+class Declaration:
+    """What may change in one set: ``numbers[exercise][default text] = [other values]`` and
+    ``points[check name] = draw(rng) -> points``."""
+
+    numbers: dict[str, dict[str, list]] = field(default_factory=dict)
+    points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
+
+
+def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
+    """The declaration ``teacher/variants/<set>.py`` of a set, or None (the set never varies)."""
+    path = folder / f"{name}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"variants_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return Declaration(getattr(module, "NUMBERS", {}), getattr(module, "POINTS", {}))
+
+
+def wrong_answers() -> dict[str, dict[str, list[tuple[str, str]]]]:
+    """``WRONG`` of tests/course/wrong_answers.py: the typical wrong answers of every set."""
+    spec = importlib.util.spec_from_file_location("class_variant_wrong_answers", WRONG_ANSWERS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.WRONG
+
+
+def meta(cell: Any) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+def exercise_of(grade_id: str) -> str:
+    """``ex3_answer`` and ``ex3_check`` belong to exercise ``ex3``."""
+    return grade_id.split("_", 1)[0]
+
+
+# --------------------------------------------------------------------------- substitution
+def number_text(value: Any) -> str:
+    """A drawn number as Python and a student write it: ``2.5``, ``3``."""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def substitute_numbers(code: str, numbers: dict[str, str]) -> str:
+    """``code`` with every number token written as a key of ``numbers`` replaced by its
+    value (``2.0`` is replaced, the ``2`` of ``2 * x`` is not).
+
+    >>> substitute_numbers("x = 2 * 2.0 + 3.0  # 2.0", {"2.0": "1.5", "3.0": "4.0"})
+    'x = 2 * 1.5 + 4.0  # 2.0'
+    """
+    lines = code.splitlines(keepends=True)
+    edits = []
+    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+    for token in tokens:
+        if token.type == tokenize.NUMBER and token.string in numbers:
+            edits.append((token.start, token.end, numbers[token.string]))
+    for (row, start), (_, end), text in reversed(edits):
+        line = lines[row - 1]
+        lines[row - 1] = line[:start] + text + line[end:]
+    return "".join(lines)
+
+
+def substitute_in_code_blocks(markdown: str, numbers: dict[str, str]) -> str:
+    """A Markdown cell with ``substitute_numbers`` applied inside its fenced code blocks
+    only: the prose, which translators translate, stays as it is."""
+    parts = markdown.split("```")
+    for i in range(1, len(parts), 2):  # the odd parts are inside a fence
+        language, _, body = parts[i].partition("\n")
+        parts[i] = language + "\n" + substitute_numbers(body, numbers)
+    return "```".join(parts)
+
+
+class SourceEdits:
+    """Replacements of spans of a cell's source, given as the AST's (line, byte column)."""
+
+    def __init__(self, source: str) -> None:
+        self.lines = source.encode().splitlines(keepends=True)
+        self.edits: list[tuple[int, int, str]] = []
+
+    def _offset(self, line: int, column: int) -> int:
+        return sum(len(text) for text in self.lines[: line - 1]) + column
+
+    def replace(self, node: ast.AST, text: str) -> None:
+        start = self._offset(node.lineno, node.col_offset)
+        end = self._offset(node.end_lineno, node.end_col_offset)
+        self.edits.append((start, end, text))
+
+    def result(self) -> str:
+        data = b"".join(self.lines)
+        for start, end, text in sorted(self.edits, reverse=True):
+            data = data[:start] + text.encode() + data[end:]
+        return data.decode()
+
+
+@dataclass
+class CheckCall:
+    """One ``check_...(...)`` statement of a grade cell, visible or hidden."""
+
+    kind: str
+    name: str
+    call: ast.Call
+    hidden: bool
+
+    def keyword(self, argument: str) -> ast.expr | None:
+        for keyword in self.call.keywords:
+            if keyword.arg == argument:
+                return keyword.value
+        return None
+
+
+def check_calls(source: str) -> list[CheckCall]:
+    """The check calls of a grade cell in order, visible ones first (as the split numbers
+    them in :mod:`minigrad_course.hidden_tests`)."""
+    tree = ast.parse(source)
+    marker_line = next(
+        (i + 1 for i, line in enumerate(source.splitlines()) if HIDDEN_MARKER in line),
+        len(source.splitlines()) + 1,
+    )
+    calls = []
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+            continue
+        function = statement.value.func
+        if isinstance(function, ast.Attribute) and function.attr in STUDENT_ARGUMENTS:
+            name = ast.literal_eval(statement.value.args[0])
+            hidden = statement.lineno > marker_line
+            calls.append(CheckCall(function.attr, name, statement.value, hidden))
+    return calls
+
+
+# --------------------------------------------------------------------------- running
+class Recorder:
+    """Stands for ``_grading`` on the answer side of the hidden tests: keeps each check's
+    answer as plain values (None when the check could not measure one)."""
+
+    def __init__(self) -> None:
+        self.values: dict[int, Any] = {}
+        self.kinds: dict[int, str] = {}
+
+    def record(self, grade_id: str, index: int, kind: str, name: str, **arguments: Any) -> None:
+        data = measure(kind, name, arguments)
+        self.kinds[index] = kind
+        if kind in ("check_value", "check_equal"):
+            self.values[index] = from_data(data["answer"]) if "answer" in data else None
+        elif kind in ("check_grad", "check_grad_is_none"):
+            grad = data.get("grad")
+            self.values[index] = None if grad is None else from_data(grad)
+        elif kind == "check_function" and "results" in data:
+            self.values[index] = [from_data(result) for result in data["results"]]
+        else:
+            self.values[index] = None
+
+
+def run(nb: Any, answers: dict[str, str] | None = None) -> dict[str, Recorder]:
+    """Run a set's code cells here, each answer cell replaced by ``answers[grade_id]`` when
+    given, and every grade cell's checks as the answer side of isolated grading measures
+    them: ``{grade cell: its recorder}``. A cell that fails leaves its names unset
+    and its checks unanswered, as in a kernel."""
+    answers = answers or {}
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    measured: dict[str, Recorder] = {}
+    printed = io.StringIO()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        grade_id = meta(cell).get("grade_id", "")
+        if meta(cell).get("grade"):
+            hidden = hidden_tests_of(cell.source) or ""
+            code, _, _ = split_hidden_tests(hidden, grade_id, visible_part_of(cell.source))
+            recorder = Recorder()
+            namespace["_grading"] = recorder
+            measured[grade_id] = recorder
+        else:
+            code = answers.get(grade_id, cell.source)
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            try:
+                exec(compile(code, f"<{grade_id or 'cell'}>", "exec"), namespace)
+            except Exception:  # noqa: BLE001, S110 - a wrong answer may fail; its checks say so
+                pass
+    return measured
+
+
+def fingerprints_of(kind: str, value: Any) -> list[str] | None:
+    """The fingerprint(s) of a check's answer: one per point for ``check_function``."""
+    if value is None:
+        return None
+    if kind == "check_function":
+        return [checks.fingerprint(result) for result in value]
+    return [checks.fingerprint(value)]
+
+
+def as_literal(value: Any) -> str:
+    """An expected value written as the hidden tests write it."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, list):
+        return "[" + ", ".join(as_literal(item) for item in value) + "]"
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+# --------------------------------------------------------------------------- public values
+NUMBER = re.compile(r"\d+\.\d+(?:e-?\d+)?")
+LONG = 8  # significant digits from which a number is as good as a name for its question
+
+
+def long_numbers(text: str) -> set[str]:
+    """The numbers with ``LONG`` or more significant digits written in ``text``, unsigned and
+    rounded to twelve (so that two writings of one value, which differ in the last digit of
+    their repr, are one).
+
+    >>> sorted(long_numbers("expected=[0.5403023058681398, -2.5, 1.25]"))
+    ['5.40302305868e-01']
+    """
+    return {
+        f"{float(n):.11e}"
+        for n in NUMBER.findall(text)
+        if len(n.split("e")[0].replace(".", "").lstrip("0")) >= LONG
+    }
+
+
+@functools.cache
+def public_numbers() -> frozenset[str]:
+    """The long numbers of every file this repository tracks (every file, outside a git
+    checkout): a class's key must hold none of them, or a search of the repository for a
+    value the class's hidden tests compare with, cos(1) at a point 1.0, say, would find it."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False
+    ).stdout.decode()
+    names = [ROOT / name for name in filter(None, listed.split("\0"))]
+    if not names:
+        names = [path for path in ROOT.rglob("*") if path.is_file()]
+    found: set[str] = set()
+    for path in names:
+        with contextlib.suppress(OSError):
+            found |= long_numbers(path.read_bytes().decode(errors="replace"))
+    return frozenset(found)
+
+
+# --------------------------------------------------------------------------- one variant
+@dataclass
+class Variant:
+    """One set for one class: its teacher's notebook, its wrong answers, what was drawn."""
+
+    name: str
+    nb: Any
+    wrong: dict[str, list[tuple[str, str]]]
+    numbers: dict[str, dict[str, str]]
+    points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
+    expected: dict[tuple[str, int, str], str]  # (grade cell, check, its name): the value
+
+
+def _draw(
+    rng: random.Random, found: Declaration
+) -> tuple[dict[str, dict[str, str]], dict[str, tuple[list, list]]]:
+    numbers = {}
+    for exercise, table in found.numbers.items():
+        chosen: dict[str, str] = {}
+        for default, values in table.items():
+            free = [v for v in values if number_text(v) not in chosen.values()]
+            free = [v for v in free if number_text(v) != default]
+            chosen[default] = number_text(rng.choice(free))
+        numbers[exercise] = chosen
+    # Two draws per check: the points the visible check shows, and those of a hidden test
+    # that checks other points than the visible one (set 18's).
+    points = {check: (draw(rng), draw(rng)) for check, draw in found.points.items()}
+    return numbers, points
+
+
+def _varied_exercises(nb: Any, found: Declaration) -> set[str]:
+    exercises = set(found.numbers)
+    for cell in nb.cells:
+        if meta(cell).get("grade"):
+            names = {call.name for call in check_calls(cell.source)}
+            if names & set(found.points):
+                exercises.add(exercise_of(meta(cell)["grade_id"]))
+    return exercises
+
+
+def exercise_per_cell(nb: Any) -> list[str]:
+    """The exercise each cell belongs to: a cell without a grade id (a statement, a given
+    cell) belongs to the exercise of the next cell that has one."""
+    exercises, waiting = [], 0
+    for cell in nb.cells:
+        exercises.append("")
+        grade_id = meta(cell).get("grade_id", "")
+        if grade_id.startswith("ex"):
+            for i in range(waiting, len(exercises)):
+                exercises[i] = exercise_of(grade_id)
+            waiting = len(exercises)
+    return exercises
+
+
+def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
+    """The template with the drawn numbers in each exercise's statement code blocks, given
+    and solution cells, and the drawn points in its checks (``points[name] = (shown,
+    hidden)``: a hidden test at the visible check's points gets the shown ones, one at
+    points of its own the hidden ones); outputs cleared."""
+    nb = copy.deepcopy(template)
+    shown_in_template = {
+        call.name: literal_or_code(call.keyword("points"))
+        for cell in nb.cells
+        if meta(cell).get("grade")
+        for call in check_calls(cell.source)
+        if not call.hidden and call.keyword("points") is not None
+    }
+    for name, (shown, _) in points.items():
+        if shown == shown_in_template.get(name):  # a class never gets the public points
+            raise VariantError(f"{name}: the template's own points")
+    for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
+        table = numbers.get(exercise)
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        if table and cell.cell_type == "markdown":
+            cell.source = substitute_in_code_blocks(cell.source, table)
+        elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
+            cell.source = substitute_numbers(cell.source, table)
+        if meta(cell).get("grade") and points:
+            edits = SourceEdits(cell.source)
+            for call in check_calls(cell.source):
+                node = call.keyword("points")
+                # Points given by name in a hidden test are extra ones of the template's
+                # (set 16 checks more points whose values minigrad computes as it grades).
+                if call.name in points and node is not None and is_literal(node):
+                    shown, hidden = points[call.name]
+                    same = ast.literal_eval(node) == shown_in_template.get(call.name)
+                    edits.replace(node, as_literal(shown if same else hidden))
+            cell.source = edits.result()
+    return nb
+
+
+def formatted(code: str) -> str:
+    """A rewritten cell laid out as the templates are (by ruff, when it is installed, as it
+    is with the developer's tools); as it is otherwise, which runs the same."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        return code
+    done = subprocess.run(
+        [ruff, "format", "--stdin-filename", "cell.py", "-"],
+        input=code,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    return done.stdout.rstrip("\n") if done.returncode == 0 else code
+
+
+def is_literal(node: ast.expr) -> bool:
+    """Whether a node is written as a literal (``[1.0, 2.0]``), not computed (``_points``)."""
+    try:
+        ast.literal_eval(node)
+    except ValueError:
+        return False
+    return True
+
+
+def literal_or_code(node: ast.expr) -> Any:
+    """A node's value when it is a literal, else its code (a hint kept in a variable, say)."""
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return ast.unparse(node)
+
+
+def _mistake_nodes(call: CheckCall) -> list[tuple[ast.Call, str]]:
+    """The ``mc.Fingerprint(...)`` common mistakes of a visible check, with their hints."""
+    node = call.keyword("common_mistakes")
+    found = []
+    for item in getattr(node, "elts", []):
+        if not (isinstance(item, ast.Tuple) and len(item.elts) == 2):
+            continue
+        mistake, hint = item.elts
+        if (
+            isinstance(mistake, ast.Call)
+            and isinstance(mistake.func, ast.Attribute)
+            and mistake.func.attr == "Fingerprint"
+        ):
+            found.append((mistake, literal_or_code(hint)))
+    return found
+
+
+def _fingerprint_text(kind: str, fingerprints: list[str]) -> str:
+    if kind == "check_function":
+        return "[" + ", ".join(f'"{f}"' for f in fingerprints) + "]"
+    return f'"{fingerprints[0]}"'
+
+
+def build_variant(
+    name: str,
+    template: Any,
+    wrong: dict[str, list[tuple[str, str]]],
+    found: Declaration,
+    numbers: dict[str, dict[str, str]],
+    points: dict[str, tuple[list, list]],
+    template_runs: dict | None = None,
+) -> Variant:
+    """The set with the given numbers and points (none: the template's own), its key
+    computed by running the solution and the wrong answers. Raises VariantError when the
+    template's fingerprints cannot be traced to a source, or when, for these numbers, the
+    solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
+    template's runs from one draw to the next."""
+    varied = _varied_exercises(template, found)
+    nb = _with_numbers_and_points(template, numbers, points)
+    wrong_here = {
+        answer: [
+            (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
+            for code, hint in mistakes
+        ]
+        for answer, mistakes in wrong.items()
+    }
+    # The template's runs: "solution", and (answer cell, which) for each wrong answer.
+    template_runs = {} if template_runs is None else template_runs
+    if "solution" not in template_runs:
+        template_runs["solution"] = run(template)
+    default_run = template_runs["solution"]
+    solution_run = run(nb)
+    if numbers or points:  # before the wrong answers run: the cheapest reason to draw again
+        values = " ".join(
+            as_literal(value)
+            for grade_id, recorder in solution_run.items()
+            if exercise_of(grade_id) in varied
+            for value in recorder.values.values()
+        )
+        shown = long_numbers(values) & public_numbers()
+        if shown:
+            raise VariantError(f"{name}: the key would hold {sorted(shown)[0]}, a public value")
+    variant_runs: dict[tuple[str, int], dict] = {}
+
+    def wrong_run(answer: str, which: int, in_variant: bool) -> dict:
+        """The measured answers with one wrong answer, in the template or the variant."""
+        runs = variant_runs if in_variant else template_runs
+        if (answer, which) not in runs:
+            notebook, answers = (nb, wrong_here) if in_variant else (template, wrong)
+            runs[answer, which] = run(notebook, {answer: answers[answer][which][0]})
+        return runs[answer, which]
+
+    expected: dict[tuple[str, int, str], str] = {}
+    for cell in nb.cells:
+        grade_id = meta(cell).get("grade_id", "")
+        if not meta(cell).get("grade") or exercise_of(grade_id) not in varied:
+            continue
+        calls = check_calls(cell.source)
+        answer_cell = exercise_of(grade_id) + "_answer"
+        edits = SourceEdits(cell.source)
+        for index, call in enumerate(calls):
+            value = run_value(solution_run, grade_id, index)
+            if value is None and call.kind != "check_grad_is_none":
+                raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
+            if call.hidden:
+                node = call.keyword("expected")
+                # Values a hidden test computes at points it computes are left to it.
+                if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
+                    edits.replace(node, as_literal(value))
+                    expected[grade_id, index, call.name] = as_literal(value)
+                continue
+            mine = fingerprints_of(call.kind, value)
+            if mine is None:  # check_grad_is_none: nothing to fingerprint
+                continue
+            node = call.keyword("fingerprints" if call.kind == "check_function" else "fingerprint")
+            if node is not None:
+                edits.replace(node, _fingerprint_text(call.kind, mine))
+            seen = {tuple(mine)}
+            for mistake, hint in _mistake_nodes(call):
+                literal = [literal_or_code(arg) for arg in mistake.args]
+                source = _mistake_source(
+                    f"{name} {grade_id} {call.name}",
+                    (grade_id, index, call.kind),
+                    literal,
+                    hint,
+                    wrong.get(answer_cell, []),
+                    functools.partial(wrong_run, answer_cell),
+                    default_run,
+                    solution_run,
+                )
+                if tuple(source) in seen:
+                    raise VariantError(f"{name} {grade_id} {call.name}: two fingerprints coincide")
+                seen.add(tuple(source))
+                arguments = ", ".join(f'"{f}"' for f in source)
+                edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
+        cell.source = formatted(edits.result())
+    return Variant(name, nb, wrong_here, numbers, points, expected)
+
+
+def _mistake_source(
+    where: str,
+    check: tuple[str, int, str],
+    literal: list[str],
+    hint: str,
+    recorded: list[tuple[str, str]],
+    wrong_run: Callable[[int, bool], dict],
+    default_run: dict,
+    solution_run: dict,
+) -> list[str]:
+    """The fingerprints a common mistake gets in the variant: from the recorded wrong answer
+    whose hint it carries, else from the right answer of another check (``That is ∂z/∂y``)
+    that had the same fingerprint in the template."""
+    grade_id, index, kind = check
+    for which, (_, piece) in enumerate(recorded):
+        if piece not in hint:
+            continue
+        default = fingerprints_of(kind, run_value(wrong_run(which, False), grade_id, index))
+        if default != literal:
+            raise VariantError(
+                f"{where}: the wrong answer with hint {piece!r} gives {default} in the "
+                f"template, which has {literal}"
+            )
+        found = fingerprints_of(kind, run_value(wrong_run(which, True), grade_id, index))
+        if found is None:
+            raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing")
+        return found
+    for other_cell, recorder in default_run.items():
+        for other_index, value in recorder.values.items():
+            same_kind = recorder.kinds[other_index] == kind
+            if same_kind and fingerprints_of(kind, value) == literal:
+                return fingerprints_of(kind, run_value(solution_run, other_cell, other_index))
+    raise VariantError(
+        f"{where}: no wrong answer in tests/course/wrong* has a hint found in the mistake "
+        f"{hint!r}: record one, so that its fingerprint can be computed"
+    )
+
+
+def run_value(measured: dict[str, Recorder], grade_id: str, index: int) -> Any:
+    """The answer a run measured for one check (None: no answer)."""
+    recorder = measured.get(grade_id)
+    return None if recorder is None else recorder.values.get(index)
+
+
+def make_variant(name: str, secret: str | None, *, template: Any = None) -> Variant:
+    """Set ``name`` for the class of ``secret`` (None: the template's own numbers)."""
+    template = template if template is not None else read_source(name)
+    wrong = wrong_answers().get(name, {})
+    found = declaration(name)
+    if found is None:
+        nb = copy.deepcopy(template)
+        return Variant(name, nb, wrong, {}, {}, {})
+    if secret is None:
+        return build_variant(name, template, wrong, found, {}, {})
+    generator = draws(secret, name)
+    problems, template_runs = [], {}
+    for attempt in range(ATTEMPTS):
+        numbers, points = _draw(generator(attempt), found)
+        try:
+            return build_variant(name, template, wrong, found, numbers, points, template_runs)
+        except VariantError as problem:
+            problems.append(str(problem))
+    raise VariantError(f"{name}: no usable draw in {ATTEMPTS} attempts: {problems[-1]}")
+
+
+def read_source(name: str) -> Any:
+    return nbformat.read(SOURCES / name / f"{name}.ipynb", as_version=4)
+
+
+def varying_sets() -> list[str]:
+    """The sets that have a declaration of what varies."""
+    return sorted(path.stem for path in DECLARATIONS.glob("[0-9][0-9]_*.py"))
+
+
+def write_class(out: Path, secret: str, sets: list[str] | None = None) -> list[Variant]:
+    """Write the course folder of a class: ``out/source/<set>/<set>.ipynb`` for each set
+    (all of them by default) and ``out/nbgrader_config.py``."""
+    names = sets or sorted(p.name for p in SOURCES.iterdir() if p.is_dir())
+    variants = []
+    for name in names:
+        variant = make_variant(name, secret)
+        folder = out / "source" / name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        nbformat.write(variant.nb, folder / f"{name}.ipynb")
+        variants.append(variant)
+    config = (TEACHER / "nbgrader_config.py").read_text() + CLASS_CONFIG
+    (out / "nbgrader_config.py").write_text(config)
+    return variants
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=CLASS_FOLDER, help="the class's course folder")
+    parser.add_argument("--secret-file", type=Path, default=SECRET_FILE)
+    parser.add_argument("sets", nargs="*", help="only these sets (default: all)")
+    arguments = parser.parse_args(argv)
+    secret = class_secret(arguments.secret_file)
+    variants = write_class(arguments.out, secret, arguments.sets or None)
+    changed = [v.name for v in variants if v.numbers or v.points]
+    print(f"class_variant: wrote {len(variants)} sets into {arguments.out}/source")
+    print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
+    print(f"  next: cd {arguments.out} && nbgrader generate_assignment '*' --force")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

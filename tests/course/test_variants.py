@@ -1,0 +1,345 @@
+"""Class variants (scripts/class_variant.py): a class's own numbers, graded by nbgrader.
+
+A secret is drawn here, as a teacher's would be. The sets that vary (``teacher/variants``)
+are written for that class, released and autograded by real nbgrader in a temporary
+course folder: the class's teacher's answers score full marks, the untouched release
+nothing, and every typical wrong answer (with the class's numbers) loses its points with its
+hint. The class's key is in no file this repository tracks, nor in the class's release; two
+secrets give two keys; and with no secret the command gives back each template's own key,
+which the rest of ``tests/course`` grades.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import re
+import secrets
+import subprocess
+import sys
+
+import nbformat
+import numpy as np
+import pytest
+from nbgrader_course import (
+    ROOT,
+    Course,
+    by_id,
+    course_environment,
+    error_text,
+    grade_cells,
+    nbgrader_meta,
+    strip_solution,
+)
+
+_spec = importlib.util.spec_from_file_location(
+    "class_variant", ROOT / "scripts" / "class_variant.py"
+)
+class_variant = importlib.util.module_from_spec(_spec)
+sys.modules["class_variant"] = class_variant
+_spec.loader.exec_module(class_variant)
+
+VARYING = class_variant.varying_sets()
+SECRET = secrets.token_hex(16)  # a class's secret, new on every run
+
+
+def test_some_sets_vary():
+    assert {"07_differentiating_twice", "10_checking_gradients"} <= set(VARYING)
+
+
+@pytest.fixture(scope="module")
+def variants() -> dict:
+    return {name: class_variant.make_variant(name, SECRET) for name in VARYING}
+
+
+# --------------------------------------------------------------------------- the template
+def _value_of(node):
+    """A literal's value; arithmetic's too (``0.5 / 3.0``); else the code (``_points``)."""
+    try:
+        return eval(compile(ast.Expression(node), "<key>", "eval"), {"__builtins__": {}})  # noqa: S307
+    except NameError:
+        return ast.unparse(node)
+
+
+def _key(nb) -> dict:
+    """Every check's teacher's arguments that the variants rewrite, by (cell, index)."""
+    key = {}
+    for cell in grade_cells(nb):
+        for index, call in enumerate(class_variant.check_calls(cell.source)):
+            found = {}
+            for argument in ("expected", "fingerprint", "fingerprints", "points"):
+                node = call.keyword(argument)
+                if node is not None:
+                    found[argument] = _value_of(node)
+                    if not class_variant.is_literal(node):  # computed as the key is made
+                        found.setdefault("computed", []).append(argument)
+            mistakes = class_variant._mistake_nodes(call)
+            found["mistakes"] = [
+                [class_variant.literal_or_code(a) for a in m.args] for m, _ in mistakes
+            ]
+            key[nbgrader_meta(cell)["grade_id"], index] = found
+    return key
+
+
+def _same(a, b) -> bool:
+    """Equal, numbers within the checks' own tolerance (a template may hold the exact value
+    where the reference solution computes an estimate: set 10's central differences)."""
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    try:
+        return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-6, atol=0))
+    except (TypeError, ValueError):
+        return a == b
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_without_a_secret_the_command_gives_back_the_templates_key(name):
+    """Every fingerprint the template holds, of a right answer or of a common mistake, is
+    the one the command computes from the solution or from the wrong answer with its hint;
+    the expected values and the points are the template's."""
+    template = class_variant.read_source(name)
+    default = class_variant.make_variant(name, None)
+    computed, written = _key(default.nb), _key(template)
+    assert computed.keys() == written.keys()
+    for check in written:
+        computed[check].pop("computed", None)  # written out as a literal now, the same value
+        written[check].pop("computed", None)
+        assert _same(computed[check], written[check]), (check, computed[check], written[check])
+    assert [c.source for c in default.nb.cells if nbgrader_meta(c).get("solution")] == [
+        c.source for c in template.cells if nbgrader_meta(c).get("solution")
+    ]
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_a_class_gets_other_numbers_and_another_key(variants, name):
+    variant = variants[name]
+    template_key = _key(class_variant.read_source(name))
+    variant_key = _key(variant.nb)
+    assert variant.numbers or variant.points
+    varied = {exercise for exercise in variant.numbers} | {
+        class_variant.exercise_of(grade_id)
+        for (grade_id, index), found in variant_key.items()
+        if "points" in found and found["points"] != template_key[grade_id, index]["points"]
+    }
+    for (grade_id, index), found in variant_key.items():
+        computed = "expected" in found.get("computed", [])  # from public points, as it grades
+        if class_variant.exercise_of(grade_id) in varied and "expected" in found and not computed:
+            assert not _same(found["expected"], template_key[grade_id, index]["expected"])
+
+
+def test_two_secrets_give_two_keys(variants):
+    """Over three sets: one set alone may give two classes the same numbers (set 08 has five
+    values to draw from), three sets together practically never."""
+    other = {name: class_variant.make_variant(name, SECRET + "-other") for name in VARYING[:3]}
+    assert {name: variant.expected for name, variant in other.items()} != {
+        name: variants[name].expected for name in other
+    }
+    again = class_variant.make_variant(VARYING[0], SECRET)
+    assert again.expected == variants[VARYING[0]].expected  # the same secret, the same key
+
+
+def test_the_numbers_of_one_exercise_are_distinct_and_typeable(variants):
+    for variant in variants.values():
+        for numbers in variant.numbers.values():
+            assert len(set(numbers.values())) == len(numbers)
+            assert all(len(value.split(".")[-1]) <= 2 for value in numbers.values())
+
+
+# --------------------------------------------------------------------------- no leak
+def _text_of(path) -> str:
+    """A file's text as a reader searches it: a notebook's cell sources and outputs."""
+    try:
+        raw = path.read_text()
+    except (UnicodeDecodeError, OSError):
+        return ""
+    if path.suffix != ".ipynb":
+        return raw
+    nb = json.loads(raw)
+    texts = []
+    for cell in nb.get("cells", []):
+        texts.append("".join(cell.get("source", "")))
+        for output in cell.get("outputs", []):
+            texts.append(json.dumps(output))
+    return "\n".join(texts)
+
+
+@pytest.fixture(scope="module")
+def tracked_text() -> str:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    return "\n".join(_text_of(ROOT / name) for name in filter(None, listed.split("\0")))
+
+
+def _long_numbers_in(text: str) -> set[str]:
+    """Numbers of eight or more significant digits (a short one, 3.0, is in many files),
+    rounded to twelve: two writings of one value may differ in their last digit."""
+    found = re.findall(r"\d+\.\d+(?:e-?\d+)?", text)
+    return {f"{float(n):.11e}" for n in found if len(n.replace(".", "").lstrip("0")) >= 8}
+
+
+def _key_lines(variant) -> list[str]:
+    """The class's key as its hidden tests write it: the hidden blocks that changed. (Its
+    fingerprints are no key: the class's release shows them, and a short answer's, 9.0's
+    say, is in many files.)"""
+    lines = []
+    template = class_variant.read_source(variant.name)
+    template_cells = by_id(template)
+    for cell in grade_cells(variant.nb):
+        hidden = class_variant.hidden_tests_of(cell.source)
+        grade_id = nbgrader_meta(cell)["grade_id"]
+        if hidden != class_variant.hidden_tests_of(template_cells[grade_id].source):
+            lines.append(" ".join(hidden.split()))
+    return lines
+
+
+def test_the_class_key_is_in_no_tracked_file(variants, tracked_text):
+    flat = " ".join(tracked_text.split())
+    public = _long_numbers_in(tracked_text)
+    long_ones = 0
+    for variant in variants.values():
+        values = _long_numbers_in(" ".join(variant.expected.values()))
+        long_ones += len(values)
+        assert not values & public, f"{variant.name}: {sorted(values & public)} in a tracked file"
+        key = _key_lines(variant)
+        assert key
+        for line in key:
+            assert line not in flat, f"{variant.name}: {line[:80]} is in a tracked file"
+    assert long_ones > 10  # most keys hold values of many digits (set 15's are short)
+
+
+# --------------------------------------------------------------------------- nbgrader
+def class_submission(release, variant, which: int | None = None):
+    """The class's release with the class's teacher's answers typed in, and the wrong
+    answer number ``which`` of each exercise (with the class's numbers) where it has one."""
+    nb = nbformat.from_dict(json.loads(json.dumps(release)))
+    solutions = by_id(variant.nb)
+    for cell in nb.cells:
+        if nbgrader_meta(cell).get("solution"):
+            grade_id = nbgrader_meta(cell)["grade_id"]
+            cell.source = strip_solution(solutions[grade_id].source)
+            mistakes = variant.wrong.get(grade_id, [])
+            if which is not None and which < len(mistakes):
+                cell.source = mistakes[which][0]
+    return nb
+
+
+@pytest.fixture(scope="module")
+def class_course(variants, tmp_path_factory) -> Course:
+    """The class's course folder as the command writes it, the varying sets released and a
+    submission graded per kind: solution, untouched, and the n-th wrong answer of each
+    exercise ("wrong-0", "wrong-1", ...)."""
+    root = tmp_path_factory.mktemp("class-course")
+    class_variant.write_class(root, SECRET, VARYING)
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, class_submission(release, variant))
+        course.submit("untouched", name, release)
+        for which in range(max(len(m) for m in variant.wrong.values())):
+            course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
+    course.nbgrader("autograde", "*", "--force")
+    return course
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_the_class_release_holds_no_key(variants, class_course, name):
+    release = class_course.release(name)
+    text = " ".join(_text_of(class_course.root / "release" / name / f"{name}.ipynb").split())
+    assert "BEGIN HIDDEN TESTS" not in text and "BEGIN SOLUTION" not in text
+    assert not _long_numbers_in(" ".join(variants[name].expected.values())) & _long_numbers_in(text)
+    for line in _key_lines(variants[name]):
+        assert line not in text, line[:80]
+    assert release.cells  # it was written
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_the_class_teachers_answers_get_full_marks(class_course, name):
+    score, max_score, cells = class_course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_the_class_untouched_release_gets_nothing(class_course, name):
+    score, _, cells = class_course.scores("untouched", name)
+    assert score == 0, cells
+
+
+@pytest.mark.parametrize("name", VARYING)
+def test_every_wrong_answer_with_the_class_numbers_gets_its_hint(variants, class_course, name):
+    variant = variants[name]
+    most = max(len(m) for m in variant.wrong.values())
+    for which in range(most):
+        student = f"wrong-{which}"
+        score, max_score, cells = class_course.scores(student, name)
+        nb = by_id(class_course.autograded(student, name))
+        for answer_id, mistakes in variant.wrong.items():
+            if which >= len(mistakes):
+                continue
+            check_id = class_variant.exercise_of(answer_id) + "_check"
+            assert cells[check_id] == 0, f"{student} {check_id} gave points for a wrong answer"
+            shown = error_text(nb[check_id])
+            assert mistakes[which][1] in shown, f"{student} {check_id}: {shown!r}"
+        assert score < max_score
+
+
+# --------------------------------------------------------------------------- the secret
+def test_the_secret_comes_from_the_environment_else_a_file_made_once(tmp_path, monkeypatch):
+    secret_file = tmp_path / "class_secret"
+    monkeypatch.setenv(class_variant.SECRET_VARIABLE, "from-the-environment")
+    assert class_variant.class_secret(secret_file) == "from-the-environment"
+    assert not secret_file.exists()
+    monkeypatch.delenv(class_variant.SECRET_VARIABLE)
+    made = class_variant.class_secret(secret_file)
+    assert len(made) == 32 and secret_file.stat().st_mode & 0o777 == 0o600
+    assert class_variant.class_secret(secret_file) == made  # kept, not made again
+
+
+def test_the_command_writes_a_course_folder_of_its_own(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(class_variant.SECRET_VARIABLE, SECRET)
+    out = tmp_path / "class"
+    class_variant.main(["--out", str(out), "07_differentiating_twice", "01_gradients"])
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.ipynb"))
+    assert written == [
+        "source/01_gradients/01_gradients.ipynb",
+        "source/07_differentiating_twice/07_differentiating_twice.ipynb",
+    ]
+    config = (out / "nbgrader_config.py").read_text()
+    assert config.rstrip().endswith('c.CourseDirectory.release_directory = "release"')
+    assert "with this class's own numbers: 07_differentiating_twice" in capsys.readouterr().out
+
+
+def test_git_ignores_the_class_secret_and_its_course_folder():
+    paths = [
+        "teacher/class_secret",
+        "teacher/class/source/07_differentiating_twice/07_differentiating_twice.ipynb",
+        "teacher/class/release/07_differentiating_twice/07_differentiating_twice.ipynb",
+    ]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    assert ignored == paths
+
+
+def test_the_student_archive_can_carry_a_class_release(tmp_path):
+    """make student-release EXERCISES=teacher/class/release: the archive's exercise sets are
+    the class's, under the same names as the public ones."""
+    spec = importlib.util.spec_from_file_location(
+        "student_release", ROOT / "scripts" / "student_release.py"
+    )
+    student_release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(student_release)
+    release = tmp_path / "release" / "07_differentiating_twice"
+    release.mkdir(parents=True)
+    (release / "07_differentiating_twice.ipynb").write_text("{}")
+    wheel = tmp_path / "minigrad-0-py3-none-any.whl"
+    files = student_release.student_files(wheel, tmp_path / "release")
+    exercises = {name: path for name, path in files.items() if "/exercises/" in name}
+    assert exercises == {
+        "notebooks/exercises/07_differentiating_twice/07_differentiating_twice.ipynb": release
+        / "07_differentiating_twice.ipynb"
+    }
+    public = student_release.student_files(wheel)
+    assert sum("/exercises/" in name for name in public) == 18
