@@ -357,7 +357,14 @@ def test_post_build_outside_repo2docker_deletes_nothing(tmp_path):
     """Run by hand in a teacher's checkout (docs/teachers.md), postBuild sets up the
     environment and leaves the repository whole."""
     home = tmp_path / "checkout"
-    for part in ["binder", "scripts", "notebooks", "teacher/source/01_gradients", ".git"]:
+    parts = [
+        "binder",
+        "scripts",
+        "notebooks",
+        "widgets/labextension",
+        "teacher/source/01_gradients",
+    ]
+    for part in [*parts, ".git"]:
         source = ROOT / part if part != ".git" else None
         if source is not None and source.is_dir():
             shutil.copytree(source, home / part)
