@@ -23,6 +23,7 @@ Autograding speaks the graded notebook's metadata language, else English
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,8 +35,10 @@ __all__ = ["LANGUAGES", "set_language", "language", "speaking"]
 _DOMAIN = "minigrad_course"
 _LOCALE_DIR = Path(__file__).parent / "locale"
 
-# Set for a while by `speaking`: the grader's language, which the widgets do not follow.
-_speaking: str | None = None
+# Set for a while by `speaking`: the grader's language, which the widgets do not follow. A
+# context variable, so that graders running in threads side by side (nbgrader may) each keep
+# their own and none leaves another's behind.
+_speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar("speaking", default=None)
 
 
 def set_language(code: str | None) -> None:
@@ -58,19 +61,18 @@ def language() -> str:
     ...     language()
     'zh_CN'
     """
-    return _speaking or _choice.language()
+    return _speaking.get() or _choice.language()
 
 
 @contextlib.contextmanager
 def speaking(code: str) -> Iterator[None]:
     """The checks speak ``code`` inside the ``with`` block, whatever else is chosen (the
     grader judges a notebook in that notebook's language); the widgets are left alone."""
-    global _speaking
-    before, _speaking = _speaking, _choice.checked(code)
+    token = _speaking.set(_choice.checked(code))
     try:
         yield
     finally:
-        _speaking = before
+        _speaking.reset(token)
 
 
 def _(message: str) -> str:

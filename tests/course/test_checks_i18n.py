@@ -17,6 +17,7 @@ import json
 import re
 import string
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -281,6 +282,36 @@ def test_then_the_notebooks_metadata_then_the_locale(tmp_path, monkeypatch):
     monkeypatch.delenv("JPY_SESSION_NAME")
     monkeypatch.setenv("LANGUAGE", "de:ru")
     assert minigrad_course.language() == "ru"
+
+
+def test_graders_in_threads_side_by_side_each_speak_their_own_and_leave_nothing_behind():
+    """nbgrader may grade several notebooks in threads: one grader's language must neither
+    reach another nor stay behind when both are done (entered and left crosswise here)."""
+    entered, leave_first = threading.Barrier(2), threading.Event()
+    heard = {}
+
+    def grade(code: str, first: bool) -> None:
+        with i18n.speaking(code):
+            entered.wait()
+            if first:
+                heard[code] = i18n.language()
+                leave_first.set()
+            else:
+                leave_first.wait()
+                heard[code] = i18n.language()
+
+    threads = [
+        threading.Thread(target=grade, args=("ru", True)),
+        threading.Thread(target=grade, args=("zh_CN", False)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert heard == {"ru": "ru", "zh_CN": "zh_CN"}
+    assert i18n.language() == "en"
+    minigrad_course.set_language("ru")
+    assert i18n.language() == "ru"
 
 
 # --------------------------------------------------------------------------- grading
