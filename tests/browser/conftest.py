@@ -383,16 +383,15 @@ def path_without_graphviz(shadows: Path) -> str:
 
 
 @pytest.fixture(autouse=True)
-def without_dot(tmp_path_factory) -> Iterator[None]:
+def without_dot(tmp_path_factory, monkeypatch) -> None:
     """Every browser test runs with Graphviz's ``dot`` absent from PATH (servers, kernels and
-    nbconvert inherit it): the drawings must need nothing but the browser."""
-    before = os.environ.get("PATH", "")
-    os.environ["PATH"] = path_without_graphviz(tmp_path_factory.mktemp("no-dot"))
-    try:
-        assert shutil.which("dot") is None
-        yield
-    finally:
-        os.environ["PATH"] = before
+    nbconvert inherit it): the drawings must need nothing but the browser. Through
+    ``monkeypatch``, as every other change of PATH in a test, so that they are undone in
+    order (a fixture that saved and restored PATH by hand was undone before a later
+    ``monkeypatch.setenv`` on top of it, which then put back the PATH without ``dot`` for
+    the rest of the session)."""
+    monkeypatch.setenv("PATH", path_without_graphviz(tmp_path_factory.mktemp("no-dot")))
+    assert shutil.which("dot") is None
 
 
 def kernels_state(base_url: str, token: str) -> tuple[bool, str]:
