@@ -5,6 +5,9 @@ Fixtures
                         (``def test_add(torch): ...``); skips when torch is missing.
     ``requires_torch``  the same, for ``@pytest.mark.usefixtures("requires_torch")``.
     ``requires_dot``    path of Graphviz's ``dot`` program; skips when it is not on PATH.
+    ``real_dot``        Graphviz's ``dot`` put on PATH for the test (a folder holding only
+                        a link to it), also where PATH hides it as .ci/run does; skips when
+                        the machine has no ``dot`` at all.
     ``gc_disabled``     the garbage collector off for the test: whatever is freed must be
                         freed by reference counting alone (no reference cycles left).
     ``lite_site``       the JupyterLite site (``make lite``), built once per session into a
@@ -89,6 +92,21 @@ def requires_torch():
 @pytest.fixture
 def requires_dot():
     return _need_dot()
+
+
+@pytest.fixture
+def real_dot(tmp_path, monkeypatch):
+    """.ci/run hides Graphviz from PATH (the drawings must need nothing but pip); a test of
+    what a student with Graphviz installed sees finds the machine's own ``dot`` anyway."""
+    where = os.pathsep.join([os.environ.get("PATH", ""), os.defpath, "/usr/local/bin"])
+    dot = shutil.which("dot", path=where)
+    if dot is None:
+        pytest.skip("Graphviz's `dot` is not installed: sudo apt-get install graphviz")
+    folder = tmp_path / "graphviz-bin"
+    folder.mkdir()
+    (folder / "dot").symlink_to(dot)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    return folder / "dot"
 
 
 @pytest.fixture

@@ -63,8 +63,7 @@ def test_the_training_step_draws_in_full_and_by_layers(step):
     assert "features (Sequential)" not in titles(opened)
 
 
-@pytest.mark.graphviz
-def test_with_dot_the_pictures_for_viewers_without_widgets_are_bounded(step):
+def test_with_dot_the_pictures_for_viewers_without_widgets_are_bounded(step, real_dot):
     largest = PNG_MAX_INCHES * PNG_DPI
     for kind, drawing in drawings(step).items():
         _fallback_picture.cache_clear()  # made afresh, to time it
