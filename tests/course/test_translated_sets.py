@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import importlib.util
 import json
-import os
 import re
 import shutil
 import sys
@@ -29,13 +28,13 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbgrader_course import (
-    BIN,
     ROOT,
     TEACHER,
     WRONG,
     Course,
     answer_cells,
     by_id,
+    course_environment,
     grade_cells,
     nbgrader_meta,
     read,
@@ -66,16 +65,7 @@ tool = load_tool()
 
 def translated_course(root: Path, lang: str) -> Course:
     """A temporary course directory ``root/<lang>`` laid out as ``teacher/<lang>``."""
-    env = dict(os.environ)
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"  # nbgrader runs `alembic`
-    for variable, folder in [
-        ("JUPYTER_CONFIG_DIR", "jupyter-config"),
-        ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"),
-        ("JUPYTER_DATA_DIR", "jupyter-data"),
-        ("IPYTHONDIR", "ipython"),
-    ]:
-        env[variable] = str(root / folder)
-    env.pop("MINIGRAD_AUTOGRADE", None)
+    env = course_environment(root)
     env.pop("LANGUAGE", None)  # the language must come from the notebook, not the locale
     shutil.copy(TEACHER / "nbgrader_config.py", root / "nbgrader_config.py")
     course_root = root / lang
