@@ -99,7 +99,7 @@ class Literal:
     start: tuple[int, int]
     end: tuple[int, int]
     text: str
-    kind: str  # "label", "hint" or "common mistake"
+    kind: str  # "label", "hint", "common mistake" or "message"
 
 
 def is_prose_label(label: str) -> bool:
@@ -136,7 +136,11 @@ def check_strings(code: str) -> list[Literal]:
 
     - its ``hint=`` keyword;
     - the message of each ``(mistake, message)`` pair of its ``common_mistakes=`` list;
-    - its name (first argument, or ``name=``) when :func:`is_prose_label` says it is prose.
+    - its name (first argument, or ``name=``) when :func:`is_prose_label` says it is prose;
+
+    and, anywhere in the cell, the message of an ``assert`` (``assert ok, "message"``) or of a
+    raised exception (``raise AssertionError("message")``), which a check cell's own helpers
+    show when an answer fails them.
 
     A hint or message written as a variable (``one_path``) stands for the string literal
     assigned to that name at the top level of the same cell. Only literals with an English
@@ -146,6 +150,8 @@ def check_strings(code: str) -> list[Literal]:
     ...        '    common_mistakes=[(3, tip)])\\nmc.check_equal("the set of leaves", s)'
     >>> [(s.text, s.kind) for s in check_strings(code)]
     [('Add both paths.', 'common mistake'), ('Sum them.', 'hint'), ('the set of leaves', 'label')]
+    >>> [s.text for s in check_strings('assert len(g) == 3, "return three gradients"')]
+    ['return three gradients']
     """
     try:
         tree = ast.parse(code)
@@ -166,6 +172,13 @@ def check_strings(code: str) -> list[Literal]:
         return []
 
     found: dict[int, tuple[ast.Constant, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and _is_text(node.msg):
+            found.setdefault(id(node.msg), (node.msg, "message"))
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            arguments = node.exc.args
+            if arguments and _is_text(arguments[0]):
+                found.setdefault(id(arguments[0]), (arguments[0], "message"))
     for call in ast.walk(tree):
         if not isinstance(call, ast.Call) or _call_name(call) not in CHECK_FUNCTIONS:
             continue
