@@ -39,6 +39,7 @@ Kubernetes) and a shared exchange volume (docs/jupyterhub.md).
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -71,6 +72,9 @@ BOBS_MISTAKES = ["ex1_answer", "ex2_answer"]
 # The teacher's clone, as far as grading this set needs it.
 CLONE = "minigrad"
 COURSE = f"{CLONE}/teacher"
+HUB_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "jupyterhub.md"
+# The MyST comment in front of the two blocks the teacher types on the hub.
+HUB_GUIDE_MARKER = "tests/course/test_class_on_a_hub.py runs this block and the next one"
 
 
 @dataclass
@@ -104,6 +108,23 @@ def answered(release, name: str, teachers_course: Path):
         first = answer_cells(nb)[0]
         first.source = attack_code("attack-read-source", teachers_course, SET) + first.source
     return nb
+
+
+def hub_guide_blocks() -> tuple[list[str], list[str]]:
+    """The teacher's commands on a hub, as docs/jupyterhub.md writes them: the block that
+    releases a set and the block that grades it, the two that follow the marker."""
+    text = HUB_GUIDE.read_text()
+    assert text.count(HUB_GUIDE_MARKER) == 1, "the hub's teacher blocks are marked once"
+    blocks = re.findall(r"```bash\n(.*?)```", text[text.index(HUB_GUIDE_MARKER) :], re.DOTALL)
+    release, grade = (
+        [line.strip() for line in block.splitlines() if line.strip()] for block in blocks[:2]
+    )
+    for line in release + grade:
+        assert line.startswith("nbgrader "), (
+            f"a line of the hub guide's blocks is a command: {line}"
+        )
+    assert f"{SET} " in f"{release[0]} ", "the guide's blocks release the set this test answers"
+    return release, grade
 
 
 def teacher_runs(run: ClassRun, *commands: str) -> str:
@@ -175,9 +196,8 @@ def play_the_class(hub: Hub) -> ClassRun:
     for user in users.values():
         user.wait_for_server()
 
-    teacher_runs(
-        run, f"nbgrader generate_assignment {SET} --force", f"nbgrader release_assignment {SET}"
-    )
+    release, grade = hub_guide_blocks()
+    teacher_runs(run, *release)
 
     for name in [HONEST, WRONG_AND_CHEATING]:
         student = users[name]
@@ -193,14 +213,7 @@ def play_the_class(hub: Hub) -> ClassRun:
         student_action(student, "submit")
         run.submitted[name] = nb
 
-    teacher_runs(
-        run,
-        f"nbgrader collect {SET}",
-        f"nbgrader autograde {SET}",
-        f"nbgrader generate_feedback {SET}",
-        f"nbgrader release_feedback {SET}",
-        "nbgrader export",
-    )
+    teacher_runs(run, *grade)
 
     for name in [HONEST, WRONG_AND_CHEATING]:
         student = users[name]
