@@ -93,6 +93,17 @@ def _fail(sentence: str, hint: str = "") -> None:
     raise AssertionError(f"{WRONG} {sentence}")
 
 
+# A problem that an exercise's own helper reports (``assert ok, "x.grad is None"``) is a
+# sentence of the feedback: it gets the language's full stop unless it ends with one already.
+_SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
+
+
+def _problem_of(name: str, problem: AssertionError) -> str:
+    if str(problem).rstrip().endswith(_SENTENCE_ENDS):
+        return _("{name}: {problem}").format(name=name, problem=problem)
+    return _("{name}: {problem}.").format(name=name, problem=problem)
+
+
 def _unanswered(name: str) -> None:
     __tracebackhide__ = True
     sentence = _("{name}: not answered yet (replace the placeholder with your answer).")
@@ -554,7 +565,7 @@ def _call_all(name, function, points, use, mistakes, hint) -> list[Any]:
         except NotImplementedError:
             _still_raises(name)
         except AssertionError as problem:  # the `call` found something wrong with the result
-            _fail(_("{name}: {problem}").format(name=_at(name, point), problem=problem), hint)
+            _fail(_problem_of(_at(name, point), problem), hint)
         except Exception as error:  # noqa: BLE001 - the student's error is the feedback
             _raised(_at(name, point), error, _error_hint(error, mistakes, hint))
     return results
@@ -856,7 +867,7 @@ of size 300 than for size 10.
         except RecursionError:
             depths.append(sys.getrecursionlimit())
         except AssertionError as problem:
-            _fail(_("{name}: {problem}.").format(name=name, problem=problem), hint)
+            _fail(_problem_of(name, problem), hint)
         except Exception as error:  # noqa: BLE001 - the student's error is the feedback
             _raised(name, error, hint)
     growth = depths[1] - depths[0]

@@ -140,7 +140,8 @@ def check_strings(code: str) -> list[Literal]:
 
     and, anywhere in the cell, the message of an ``assert`` (``assert ok, "message"``) or of a
     raised exception (``raise AssertionError("message")``), which a check cell's own helpers
-    show when an answer fails them.
+    show when an answer fails them; a message built with ``"...{name}...".format(...)`` is
+    its literal, placeholders and all.
 
     A hint or message written as a variable (``one_path``) stands for the string literal
     assigned to that name at the top level of the same cell. Only literals with an English
@@ -152,6 +153,8 @@ def check_strings(code: str) -> list[Literal]:
     [('Add both paths.', 'common mistake'), ('Sum them.', 'hint'), ('the set of leaves', 'label')]
     >>> [s.text for s in check_strings('assert len(g) == 3, "return three gradients"')]
     ['return three gradients']
+    >>> [s.text for s in check_strings('assert ok, "{name} has the wrong shape".format(name=n)')]
+    ['{name} has the wrong shape']
     """
     try:
         tree = ast.parse(code)
@@ -171,14 +174,29 @@ def check_strings(code: str) -> list[Literal]:
             return assigned.get(node.id, [])
         return []
 
+    def message_text(node: ast.AST | None) -> ast.Constant | None:
+        # "..." or "...{name}...".format(name=...): the literal is the entry, its
+        # placeholders kept by the translator.
+        if _is_text(node):
+            return node
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+            and _is_text(node.func.value)
+        ):
+            return node.func.value
+        return None
+
     found: dict[int, tuple[ast.Constant, str]] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assert) and _is_text(node.msg):
-            found.setdefault(id(node.msg), (node.msg, "message"))
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-            arguments = node.exc.args
-            if arguments and _is_text(arguments[0]):
-                found.setdefault(id(arguments[0]), (arguments[0], "message"))
+        message = None
+        if isinstance(node, ast.Assert):
+            message = message_text(node.msg)
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            message = message_text(node.exc.args[0])
+        if message is not None:
+            found.setdefault(id(message), (message, "message"))
     for call in ast.walk(tree):
         if not isinstance(call, ast.Call) or _call_name(call) not in CHECK_FUNCTIONS:
             continue

@@ -241,6 +241,29 @@ def test_check_function_reports_what_its_call_found_wrong():
     assert "w is no longer a leaf" in message
 
 
+@pytest.mark.parametrize(
+    ("problem", "sentence"),
+    [
+        ("w is no longer a leaf", "w is no longer a leaf. Hint:"),
+        ("forgot `return`?", "`return`? Hint:"),
+    ],
+)
+def test_what_a_call_found_wrong_ends_as_a_sentence_before_the_hint(problem, sentence):
+    def call(function, point):
+        raise AssertionError(problem)
+
+    message = fails(
+        mc.check_function,
+        "f",
+        abs,
+        points=[1.0],
+        fingerprints=[fingerprint(1.0)],
+        call=call,
+        hint="Look again.",
+    )
+    assert message.endswith(f"{sentence} Look again.")
+
+
 def test_check_raises():
     mc.check_raises("1 / 0", lambda: 1 / 0, ZeroDivisionError)
     assert "raised nothing" in fails(mc.check_raises, "1 / 2", lambda: 1 / 2, ZeroDivisionError)

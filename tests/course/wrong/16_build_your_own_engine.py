@@ -92,7 +92,7 @@ WRONG = {
         (DIV_SIGN, "has the wrong sign"),
         (DIV_NO_AS_VALUE, "make it a Value first"),
         (DIV_TWO_NODES, "must make one value whose two inputs are a and b"),
-        (DIV_FIRST_POWER, "b appears to which power"),
+        (DIV_FIRST_POWER, "a times a power of b"),
     ],
     "ex3_answer": [
         (ORDER_RECURSIVE_DEEP, "iterative_order calls itself"),
