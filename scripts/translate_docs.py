@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import site_languages  # noqa: E402 - docs/_ext, put on the path above
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
+from translate_exercises import NBGRADER_MARKER  # noqa: E402 - the exercise sets' rule
 from translate_notebooks import ENGLISH_WORD, needs_translation  # noqa: E402 - the lessons' rule
 
 TRANSLATED_LANGUAGES = [lang for lang in site_languages.LANGUAGES if lang != "en"]
@@ -127,14 +128,21 @@ COMMENT = re.compile(r"(?:^|\s)#\s?(.*)$")
 
 
 def comment_words(code: str) -> str:
-    """The words of a code block's comments that are prose, not printed values.
+    """The words of a code block's comments that are prose, not printed values. nbgrader's
+    markers are instructions to nbgrader that must stay as they are, as in the exercise sets.
 
     >>> comment_words("print(x.grad)     # tensor(4.): dy/dx = 2x at x = 2")
     '2x at x  2'
     >>> comment_words("print(t.grad)     # tensor([2., 4., 6.])")
     ''
+    >>> comment_words("### BEGIN SOLUTION\\nslope = 8.0\\n### END SOLUTION")
+    ''
     """
-    comments = [match[1] for line in code.splitlines() if (match := COMMENT.search(line))]
+    comments = [
+        match[1]
+        for line in code.splitlines()
+        if (match := COMMENT.search(line)) and not NBGRADER_MARKER.match(match[1])
+    ]
     return CODE_WORD.sub("", " ".join(comments)).strip()
 
 
