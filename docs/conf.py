@@ -198,6 +198,12 @@ html_sidebars = {
 locale_dirs = ["locale/"]
 gettext_compact = False
 gettext_uuid = False
+# A translated page shows a picture's version in its language, images/draw.ru.png for
+# images/draw.png, where one exists: the widgets' screenshots are made in each language by
+# the scripts that make the English ones (scripts/widget_screenshots.py --language ru,
+# scripts/front_page_image.py --language ru). Sphinx's default pattern, said here because the
+# site relies on it (tests/test_docs_translations.py checks each translated page's pictures).
+figure_language_filename = "{root}.{language}{ext}"
 # A code block is an entry too when its comments have words to translate: as in the lessons,
 # the translation changes its comments and nothing else. scripts/translate_docs.py extracts
 # them; site_languages.translate_code_blocks puts them in place (why not Sphinx: see there).

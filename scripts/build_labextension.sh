@@ -7,8 +7,10 @@
 # by copying a folder (scripts/jupyter_settings.py), with no Node.js on a student's machine.
 # This script is how it is rebuilt after a change of its sources, by `make labextension`:
 #
-#   scripts/build_labextension.sh          rebuild it, and write widgets/labextension/build.json
-#                                           (the SHA-256 of the sources and of each built file)
+#   scripts/build_labextension.sh          write src/words.json from the widgets' catalogs
+#                                           (scripts/labextension_words.py), rebuild, and write
+#                                           widgets/labextension/build.json (the SHA-256 of the
+#                                           sources and of each built file)
 #   scripts/build_labextension.sh --check  exit 1 unless the committed build is what this
 #                                           script builds now
 #
@@ -32,6 +34,13 @@ command -v npm >/dev/null || {
     exit 1
 }
 core="$("$VENV/bin/python" -c 'import jupyterlab, pathlib; print(pathlib.Path(jupyterlab.__file__).parent / "staging")')"
+
+# The extension's words, from the widgets' catalogs (src/words.json; see src/words.js).
+if [[ "${1:-}" == --check ]]; then
+    "$VENV/bin/python" scripts/labextension_words.py --check
+else
+    "$VENV/bin/python" scripts/labextension_words.py
+fi
 
 rm -rf "$WORK/src" "$WORK/$NAME"
 mkdir -p "$WORK"

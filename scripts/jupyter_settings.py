@@ -148,8 +148,10 @@ def files_sha256(root: Path, paths: list[Path]) -> dict[str, str]:
 
 def labextension_sources(source: Path) -> list[Path]:
     """What the extension is built from: its package.json, the lock file that pins
-    @jupyterlab/builder, and its JavaScript."""
-    return [source / "package.json", source / "package-lock.json", *(source / "src").glob("*.js")]
+    @jupyterlab/builder, its JavaScript, and the table of its words (src/words.json, written
+    from the widgets' catalogs)."""
+    files = sorted((source / "src").glob("*.js")) + sorted((source / "src").glob("*.json"))
+    return [source / "package.json", source / "package-lock.json", *files]
 
 
 def labextension_record(source: Path, built: Path) -> str:

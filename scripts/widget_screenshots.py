@@ -5,20 +5,28 @@ exports it to HTML against the local widget JavaScript (scripts/fetch_widget_js.
 the page in headless Chromium (Debian's /usr/bin/chromium, through Playwright) and
 photographs each widget, stepping the stepper with its own buttons, as a reader would.
 
-    .venv/bin/python scripts/widget_screenshots.py [OUT_DIR]     (default: docs/images)
+    .venv/bin/python scripts/widget_screenshots.py [--language ru] [OUT_DIR]
+                                                        (default: docs/images)
 
 Writes draw.png, stepper_start.png, stepper_end.png,
-grad_accumulation.png, grad_accumulation_freed_graph.png and second_derivative.png.
+grad_accumulation.png, grad_accumulation_freed_graph.png and second_derivative.png; with
+``--language ru`` (or ``zh_CN``) the same pictures of the widgets speaking that language
+(``widgets.set_language``), as draw.ru.png, ...: the Russian and Chinese sites show them in
+place of the English ones (Sphinx's ``figure_language_filename``, see docs/conf.py).
+The pictures are saved with a palette of at most 256 colours (``small_png``), which keeps
+a screenshot's flat colours and text and a third to a half of its size.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from front_page_image import export_html  # this folder is on sys.path when run as a script
+# this folder is on sys.path when run as a script
+from front_page_image import export_html, picture_name, small_png
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,12 +69,14 @@ CELLS = [
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
-def export(folder: Path) -> Path:
-    """The notebook, run and exported to HTML beside the widget JavaScript it needs."""
-    return export_html(CELLS, folder, name="widgets")
+def export(folder: Path, language: str = "en") -> Path:
+    """The notebook, run and exported to HTML beside the widget JavaScript it needs, with its
+    widgets speaking ``language``."""
+    cells = [f"{CELLS[0]}\nwidgets.set_language({language!r})", *CELLS[1:]]
+    return export_html(cells, folder, name="widgets")
 
 
-def photograph(page_url: str, out: Path) -> None:
+def photograph(page_url: str, out: Path, language: str = "en") -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
@@ -78,8 +88,10 @@ def photograph(page_url: str, out: Path) -> None:
 
         def shoot(locator, name: str) -> None:
             locator.scroll_into_view_if_needed()
-            locator.screenshot(path=out / name)
-            print("wrote", out / name)
+            path = out / picture_name(name, language)
+            locator.screenshot(path=path)
+            small_png(path)
+            print("wrote", path)
 
         shoot(outputs.nth(0), "draw.png")
         stepper = page.locator(".minigrad-stepper").first
@@ -101,11 +113,14 @@ def photograph(page_url: str, out: Path) -> None:
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"
-    out.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", nargs="?", type=Path, default=ROOT / "docs" / "images")
+    parser.add_argument("--language", default="en", choices=["en", "ru", "zh_CN"])
+    arguments = parser.parse_args()
+    arguments.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
-        page = export(Path(folder))
-        photograph(page.as_uri(), out)
+        page = export(Path(folder), arguments.language)
+        photograph(page.as_uri(), arguments.out, arguments.language)
 
 
 if __name__ == "__main__":

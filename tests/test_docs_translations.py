@@ -452,6 +452,54 @@ def test_every_page_of_the_three_sites_links_to_itself_in_the_other_languages():
     assert checked > 100
 
 
+# A picture in a page's Markdown: ![alt](images/name.png).
+PICTURE = re.compile(r"!\[[^\]]*\]\((images/[^)\s]+\.png)\)")
+
+
+def pictures_of(page: str) -> list[Path]:
+    return sorted({Path(found) for found in PICTURE.findall((DOCS / f"{page}.md").read_text())})
+
+
+def language_version(picture: Path, lang: str) -> Path:
+    """images/draw.png -> images/draw.ru.png: docs/conf.py's figure_language_filename."""
+    return picture.with_name(f"{picture.stem}.{lang}{picture.suffix}")
+
+
+@pytest.mark.parametrize("pair", STARTED, ids=pair_id)
+def test_every_picture_of_a_translated_page_has_its_languages_version(pair):
+    """A translated page shows its pictures in its language (the widgets' screenshots made
+    again with the widgets speaking it: scripts/widget_screenshots.py --language, ...), each
+    no bigger than the English one (saved with a palette)."""
+    lang, page = pair
+    for picture in pictures_of(page):
+        english, translated = DOCS / picture, DOCS / language_version(picture, lang)
+        assert translated.is_file(), f"{translated.relative_to(ROOT)} is missing"
+        assert translated.read_bytes() != english.read_bytes(), translated
+        assert translated.stat().st_size <= english.stat().st_size, translated
+
+
+def test_the_pictures_are_found_where_there_are_some():
+    # The measure above looks at something: the three pages with screenshots have them.
+    for page in ("index", "installation", "quickstart"):
+        assert pictures_of(page), page
+    assert "figure_language_filename" in (DOCS / "conf.py").read_text()
+
+
+@pytest.mark.parametrize("pair", STARTED, ids=pair_id)
+def test_the_built_translated_page_shows_the_pictures_in_its_language(pair):
+    lang, page = pair
+    built = built_page(lang, page)
+    sources = re.findall(r'<img\b[^>]*\bsrc="([^"]+)"', built.read_text(encoding="utf-8"))
+    names = [Path(unquote(urlsplit(html.unescape(src)).path)).name for src in sources]
+    for picture in pictures_of(page):
+        wanted = language_version(picture, lang).name
+        assert wanted in names, f"{built.relative_to(ROOT)} does not show {wanted}: {names}"
+        assert picture.name not in names, f"{built.relative_to(ROOT)} shows {picture.name}"
+    for src in sources:
+        target = built.parent / unquote(urlsplit(html.unescape(src)).path)
+        assert target.is_file(), f"{built.relative_to(ROOT)} -> {src}"
+
+
 def test_the_switcher_links_are_relative_and_escaped():
     links = site_languages.language_links("api/nn", "zh_CN")
     assert [link["url"] for link in links] == [

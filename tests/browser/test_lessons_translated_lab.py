@@ -11,7 +11,11 @@ API, as the menu does), the translated lesson is opened, and before anything run
   drawn on a canvas in its element's font and compared with the box a font draws for a
   character it lacks (U+0378, unassigned); a match would be a "tofu" box.
 
-Screenshots go to ``test-artifacts/lesson3_<language>.png``.
+Screenshots go to ``test-artifacts/lesson3_<language>.png``. Two more tests do with the
+translated lesson what tests/browser/test_lesson3.py does with the English one (run it in
+JupyterLab and step it with its buttons; export it to HTML and step it with no kernel); their
+screenshots, ``lesson3_jupyterlab_<language>.png`` and ``lesson3_static_html_<language>.png``,
+are the ones the translated installation page shows (docs/images/lesson3_*.ru.png, ...).
 """
 
 from __future__ import annotations
@@ -112,6 +116,95 @@ def test_translated_lesson_3_in_a_jupyterlab_speaking_its_language(
         )
         page.wait_for_timeout(300)
         page.screenshot(path=artifacts / f"lesson3_{language}.png")
+
+        texts = stepper.locator(".minigrad-frame:visible .minigrad-step-panel, svg text, button")
+        result = texts.evaluate_all(MISSING_GLYPHS)
+        menus = menu_bar.locator(".lm-MenuBar-itemLabel").evaluate_all(MISSING_GLYPHS)
+        assert result["checked"] > 20 and menus["checked"] > 5, (result, menus)
+        assert result["missing"] == [] and menus["missing"] == [], (result, menus)
+    finally:
+        set_interface_language(page, base_url, token, "en")
+        lab_tools.shut_down_kernels(page, base_url, token)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_translated_lesson_3_exported_to_html_steps_in_its_language(
+    page, export_html, artifacts, tmp_path, language
+):
+    """The translated lesson run and exported to HTML (as tests/browser/test_lesson3.py does
+    the English one): its stepper speaks the language and steps with no kernel, every
+    character drawn. Its screenshot is the one the translated installation page shows
+    (docs/images/lesson3_static_html.<language>.png, saved with a palette)."""
+    _, _, script = LANGUAGES[language]
+    copy = tmp_path / LESSON
+    copy.write_bytes((ROOT / "notebooks" / language / LESSON).read_bytes())
+    page.goto(export_html(copy).as_uri())
+    stepper = page.locator(".minigrad-stepper").first
+    expect(stepper.locator(".minigrad-picture svg g.node").first).to_be_visible(timeout=60_000)
+    panel = stepper.locator(".minigrad-frame:visible .minigrad-step-panel")
+    handle = stepper.locator(":scope > .widget-slider .noUi-handle")
+    handle.focus()
+    handle.press("Home")
+    before = panel.inner_text()
+    assert len(script.findall(before)) >= 10, before
+    handle.press("ArrowRight")
+    expect(panel).not_to_have_text(before)
+    assert len(script.findall(panel.inner_text())) >= 10, panel.inner_text()
+    handle.press("End")
+    expect(stepper.locator(".minigrad-frame:visible")).not_to_have_attribute("data-position", "1")
+    stepper.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    page.screenshot(path=artifacts / f"lesson3_static_html_{language}.png")
+
+    texts = stepper.locator(".minigrad-frame:visible .minigrad-step-panel, svg text, button")
+    result = texts.evaluate_all(MISSING_GLYPHS)
+    assert result["checked"] > 20, result
+    assert result["missing"] == [], result
+
+
+# JupyterLab's "Run" menu in the interface's language (its items keep their data-command).
+RUN_MENU = {"ru": "Выполнить", "zh_CN": "运行"}
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_translated_lesson_3_runs_and_steps_in_a_jupyterlab_speaking_its_language(
+    page, lab_server, tmp_path, artifacts, lab_tools, language
+):
+    """As tests/browser/test_lesson3.py runs the English lesson: Run All, in a JupyterLab
+    speaking the language, then the stepper's own buttons (Python callbacks) step it to its
+    end, its panel in the language and every character drawn. Its screenshot is the one the
+    translated installation page shows (docs/images/lesson3_jupyterlab.<language>.png)."""
+    base_url, token = lab_server
+    locale, file_menu, script = LANGUAGES[language]
+    (tmp_path / LESSON).write_bytes((ROOT / "notebooks" / language / LESSON).read_bytes())
+    set_interface_language(page, base_url, token, locale)
+    try:
+        page.goto(f"{base_url}/lab/tree/{LESSON}?reset&token={token}")
+        menu_bar = page.locator("#jp-menu-panel")
+        expect(menu_bar.locator(".lm-MenuBar-item").first).to_have_text(file_menu, timeout=60_000)
+        lab_tools.wait_until_idle(page, base_url, token)
+        page.wait_for_timeout(1000)  # the page connects to the kernel after the server does
+        menu_bar.locator(".lm-MenuBar-item", has_text=RUN_MENU[language]).click()
+        page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
+        page.wait_for_timeout(1000)
+        lab_tools.wait_until_idle(page, base_url, token)
+
+        stepper = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .minigrad-stepper").first
+        stepper.scroll_into_view_if_needed(timeout=60_000)
+        expect(stepper.locator(".minigrad-picture svg g.node").first).to_be_visible(timeout=60_000)
+        frame = stepper.locator(".minigrad-frame:visible")
+        # After Run All the stepper is where a student starts: step 0.
+        expect(stepper.locator("button.minigrad-reset-button")).to_be_disabled()
+        expect(frame).to_have_attribute("data-position", "0")
+        stepper.locator("button.minigrad-step-button").click()
+        expect(frame).to_have_attribute("data-position", "1")
+        assert len(script.findall(frame.inner_text())) >= 10, frame.inner_text()
+        stepper.locator("button.minigrad-run-button").click()
+        expect(stepper.locator("button.minigrad-step-button")).to_be_disabled(timeout=30_000)
+        assert len(script.findall(frame.inner_text())) >= 10, frame.inner_text()
+        stepper.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=artifacts / f"lesson3_jupyterlab_{language}.png")
 
         texts = stepper.locator(".minigrad-frame:visible .minigrad-step-panel, svg text, button")
         result = texts.evaluate_all(MISSING_GLYPHS)

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "widgets" / "labextension"
 NAME = "minigrad-widget-restore"
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+HAN = re.compile("[\u4e00-\u9fff]")
+LATIN = re.compile("[A-Za-z]")
 
 
 def jupyter_settings():
@@ -40,7 +44,12 @@ def test_the_committed_build_is_the_one_its_sources_make():
     assert recorded == json.loads(settings.labextension_record(SOURCE, SOURCE / NAME)), (
         "widgets/labextension/ changed since it was built: run `make labextension`"
     )
-    assert set(recorded["sources"]) >= {"package.json", "package-lock.json", "src/index.js"}
+    assert set(recorded["sources"]) >= {
+        "package.json",
+        "package-lock.json",
+        "src/index.js",
+        "src/words.json",
+    }
 
 
 def test_the_build_loads_what_it_names():
@@ -57,21 +66,104 @@ def test_the_build_loads_what_it_names():
     assert sum(path.stat().st_size for path in (SOURCE / NAME).rglob("*")) < 64_000
 
 
-def test_every_word_has_its_three_languages():
-    words = (SOURCE / "src" / "words.js").read_text()
-    table = words[words.index("export const WORDS") : words.index("};")]
-    english = re.findall(r"^  '([^']+)': \{$", table, re.M)
-    assert english, "no sentence found in the table"
-    for sentence in english:
-        block = table[table.index(f"'{sentence}'") :].split("}", 1)[0]
-        for language in ("ru", "zh_CN"):
-            translated = re.search(rf"^\s+{language}: '([^']+)'", block, re.M)
-            assert translated and translated.group(1) != sentence, (sentence, language)
-    # And the extension uses the sentences the table has.
-    used = re.findall(
-        r"'([a-z][^']*; run the cell to [^']*)'", (SOURCE / "src" / "index.js").read_text()
+def labextension_words():
+    spec = importlib.util.spec_from_file_location(
+        "labextension_words", ROOT / "scripts" / "labextension_words.py"
     )
-    assert used and set(used) <= set(english)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def marked_sentences() -> list[str]:
+    """The English sentences index.js marks with N_('...') for the catalogs."""
+    return re.findall(r"\bN_\('([^']+)'\)", (SOURCE / "src" / "index.js").read_text())
+
+
+def test_the_words_table_is_what_the_catalogs_make():
+    """src/words.json is written from the widgets' catalogs by `make labextension`: a
+    translation changed in a widgets.po without a rebuild shows here (and the build record,
+    above, then shows that the built extension is stale too)."""
+    words = labextension_words()
+    committed = (SOURCE / "src" / "words.json").read_text(encoding="utf-8")
+    assert committed == words.table_text(words.words_table()), (
+        "widgets/labextension/src/words.json is stale against widgets/locale: "
+        "run `make labextension`"
+    )
+    assert "src/words.json" in json.loads((SOURCE / "build.json").read_text())["sources"]
+
+
+def test_every_sentence_of_the_extension_comes_from_the_catalogs():
+    table = json.loads((SOURCE / "src" / "words.json").read_text(encoding="utf-8"))
+    marked = marked_sentences()
+    assert len(marked) == 2, "the extension's two notes are no longer marked N_('...')"
+    # Every sentence the extension shows is in the table, and nothing else is.
+    assert sorted(table) == sorted(marked)
+    for translations in table.values():
+        assert CYRILLIC.search(translations["ru"]) and not LATIN.search(translations["ru"])
+        assert HAN.search(translations["zh_CN"]) and not LATIN.search(translations["zh_CN"])
+    # The words come from the table only: no sentence written into the JavaScript elsewhere.
+    script = (SOURCE / "src" / "index.js").read_text()
+    assert not CYRILLIC.search(script) and not HAN.search(script)
+    assert "words.json" in (SOURCE / "src" / "words.js").read_text()
+
+
+def test_a_changed_or_untranslated_catalog_entry_changes_the_table(tmp_path):
+    """The check above can fail: a new translation in a copy of the catalogs makes another
+    table, and an entry left untranslated stops the script rather than ship English."""
+    words = labextension_words()
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "widgets" / "locale", locale)
+    russian = locale / "ru" / "LC_MESSAGES" / "widgets.po"
+    sentence = marked_sentences()[0]
+    text = russian.read_text(encoding="utf-8")
+    entry = f'msgid "{sentence}"\nmsgstr "'
+    assert entry in text
+    russian.write_text(text.replace(entry, entry + "ИСПРАВЛЕНО "), encoding="utf-8")
+    changed = words.words_table(locale)
+    assert changed[sentence]["ru"].startswith("ИСПРАВЛЕНО ")
+    assert changed != words.words_table()
+
+    start = text.index(entry) + len(entry)
+    untranslated = text[:start] + text[text.index('"\n', start) :]
+    russian.write_text(untranslated, encoding="utf-8")
+    with pytest.raises(SystemExit, match="not translated in ru"):
+        words.words_table(locale)
+
+
+def test_the_note_goes_into_the_page_as_text():
+    script = (SOURCE / "src" / "index.js").read_text()
+    for markup_sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+        assert markup_sink not in script, markup_sink
+    assert "note.node.textContent = translate(" in script
+
+
+@pytest.mark.parametrize(
+    ("lab_language", "expected"),
+    [("en", "en"), ("ru-RU", "ru"), ("ru_RU", "ru"), ("zh-CN", "zh_CN"), ("zh-TW", "en")],
+)
+def test_the_note_speaks_jupyterlabs_language(lab_language, expected, tmp_path):
+    """The extension speaks JupyterLab's interface language (ITranslator.languageCode), as
+    it did before its words moved into the catalogs: words.js, run by Node with its table."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is needed to run words.js")
+    table_text = (SOURCE / "src" / "words.json").read_text(encoding="utf-8")
+    # Node needs an import attribute for JSON that the lab's webpack does not: inline it.
+    module = (SOURCE / "src" / "words.js").read_text(encoding="utf-8")
+    module = module.replace("import WORDS from './words.json';", f"const WORDS = {table_text};")
+    (tmp_path / "words.mjs").write_text(module, encoding="utf-8")
+    sentence = marked_sentences()[0]
+    script = (
+        "import { translate } from './words.mjs';\n"
+        f"console.log(translate({json.dumps(sentence)}, {json.dumps(lab_language)}));\n"
+    )
+    (tmp_path / "run.mjs").write_text(script, encoding="utf-8")
+    shown = subprocess.run(
+        [node, "run.mjs"], capture_output=True, text=True, cwd=tmp_path, check=True
+    ).stdout.strip()
+    assert shown == json.loads(table_text)[sentence].get(expected, sentence)
+    assert (shown == sentence) == (expected == "en")
 
 
 def test_the_course_settings_install_it_and_jupyter_lists_it_enabled(tmp_path):

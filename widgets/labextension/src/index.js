@@ -42,7 +42,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
 import { Panel, Widget } from '@lumino/widgets';
 
-import { translate } from './words';
+import { N_, translate } from './words';
 
 const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
 const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
@@ -60,6 +60,9 @@ const REPAIR_PATIENCE_MS = 3000;
 const SET_STATE_TIMEOUT_MS = 30000;
 
 const STORED_CLASS = 'minigrad-stored-picture';
+// The note under a stored picture, in the lab's language (see words.js).
+const STORED_NOTE = N_('stored picture; run the cell to step it');
+const NOTHING_STORED_NOTE = N_('no stored picture; run the cell to draw it');
 
 /** Resolve with `promise`, or reject after `ms`. */
 function within(promise, ms, what) {
@@ -268,12 +271,9 @@ class SavedDrawings {
     });
     const note = new Widget();
     note.addClass(`${STORED_CLASS}-note`);
-    note.node.textContent = translate(
-      type
-        ? 'stored picture; run the cell to step it'
-        : 'no stored picture; run the cell to draw it',
-      this.languageCode
-    );
+    // Text, never markup: the note is set as textContent.
+    const sentence = type ? STORED_NOTE : NOTHING_STORED_NOTE;
+    note.node.textContent = translate(sentence, this.languageCode);
     note.node.style.cssText = 'font-size: var(--jp-ui-font-size0); font-style: italic; ' +
       'color: var(--jp-ui-font-color2); padding-top: 2px;';
     box.addWidget(picture);

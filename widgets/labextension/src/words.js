@@ -1,24 +1,22 @@
 // The extension's words, in the languages of the course (en, ru, zh_CN).
 //
-// A small table rather than a gettext catalog: JupyterLab reads an extension's catalogs
-// only from a language pack (a Python package per language, built from .po files), which
-// would be a package and a build step for two sentences. The widgets' own catalogs
-// (widgets/locale/) are read by the kernel, not by the browser. The keys are the English
-// sentences, as in a catalog; tests/widgets/test_labextension.py checks that every sentence
-// has every language.
+// English is written where a sentence is used, marked N_('...') so that `make catalogs`
+// extracts it into the widgets' gettext template (babel.cfg maps this folder), and it is
+// translated in the widgets' catalogs (widgets/locale/{ru,zh_CN}/LC_MESSAGES/widgets.po)
+// like every other word the widgets show. The browser cannot read those catalogs (JupyterLab
+// reads an extension's catalogs only from a language pack, a Python package per language), so
+// `make labextension` writes the translations of this folder's sentences into words.json
+// (scripts/labextension_words.py) before it builds; tests/widgets/test_labextension.py fails
+// when words.json is not what the catalogs make today.
 
-export const WORDS = {
-  'stored picture; run the cell to step it': {
-    ru: 'сохранённый рисунок; запустите ячейку, чтобы пройти его по шагам',
-    zh_CN: '已保存的图片；运行此单元格即可逐步查看'
-  },
-  'no stored picture; run the cell to draw it': {
-    ru: 'рисунок не сохранён; запустите ячейку, чтобы нарисовать его',
-    zh_CN: '没有保存的图片；运行此单元格即可画出'
-  }
-};
+import WORDS from './words.json';
 
-// JupyterLab's language code ("en", "ru-RU", "zh-CN") -> the table's ("en", "ru", "zh_CN").
+// `sentence` itself: marks an English sentence for extraction (as N_ does in widgets/i18n.py).
+export function N_(sentence) {
+  return sentence;
+}
+
+// JupyterLab's language code ("en", "ru-RU", "zh-CN") -> the catalogs' ("en", "ru", "zh_CN").
 export function tableLanguage(languageCode) {
   const [language, region] = String(languageCode || 'en').split(/[-_]/);
   if (language.toLowerCase() === 'zh') {
@@ -30,7 +28,7 @@ export function tableLanguage(languageCode) {
   return language.toLowerCase();
 }
 
-// `sentence` in the language JupyterLab speaks, English where the table has no translation.
+// `sentence` in the language JupyterLab speaks, English where the catalogs have no translation.
 export function translate(sentence, languageCode) {
   const translations = WORDS[sentence] || {};
   return translations[tableLanguage(languageCode)] || sentence;
