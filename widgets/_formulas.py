@@ -149,7 +149,7 @@ def minigrads_formulas() -> set[str]:
             continue
         for attribute in FORMULA_ATTRIBUTES:
             text = vars(cls).get(attribute)
-            if isinstance(text, str):
+            if isinstance(text, str) and text:  # Op's empty default is no formula
                 formulas.add(text)
     return formulas
 
@@ -157,6 +157,6 @@ def minigrads_formulas() -> set[str]:
 def op_formula(formula: str) -> str:
     """``formula`` in the widgets' language when minigrad wrote it, else as it is; plain
     text, for ``widgets._markup.html`` to escape."""
-    if formula and formula in minigrads_formulas():
+    if formula in minigrads_formulas():
         return _(formula)
     return formula
