@@ -11,6 +11,7 @@ formulas, the widgets' catalogs translate those with words, and the step panels 
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 import unicodedata
@@ -22,7 +23,6 @@ from babel.messages import pofile
 import minigrad as mg
 import widgets
 from minigrad_course import language_choice
-from tests.widgets.toy_engine import Value
 from widgets import _formulas
 from widgets._formulas import (
     class_formulas,
@@ -38,6 +38,19 @@ LOCALE = ROOT / "widgets" / "locale"
 TRANSLATED = ("ru", "zh_CN")
 
 
+def load_toy_engine():
+    """``tests/widgets/toy_engine.py``: an engine of one's own (tests/ is no package)."""
+    spec = importlib.util.spec_from_file_location(
+        "toy_engine", Path(__file__).with_name("toy_engine.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+Value = load_toy_engine().Value
+
+
 @pytest.fixture(autouse=True)
 def no_language_chosen(monkeypatch):
     """Each test starts in English, whatever the locale or notebook says."""
@@ -50,8 +63,11 @@ def no_language_chosen(monkeypatch):
 
 
 def catalog(language: str | None):
-    path = LOCALE / "widgets.pot" if language is None else LOCALE / language / "LC_MESSAGES"
-    path = path / "widgets.po" if language else path
+    """The template (``None``) or a language's catalog, each entry by its English."""
+    if language is None:
+        path = LOCALE / "widgets.pot"
+    else:
+        path = LOCALE / language / "LC_MESSAGES" / "widgets.po"
     with open(path, "rb") as file:
         return {message.id: message for message in pofile.read_po(file) if message.id}
 
