@@ -165,9 +165,10 @@ format: bootstrap
 
 # The widgets' and the course checks' catalogs (docs/translating.md): extract every word from
 # widgets/ and minigrad_course/ into their templates, then merge each into its Russian and Chinese catalogs (new entries arrive empty,
-# changed ones fuzzy: the catalog test fails until a translator has seen them).
+# changed ones fuzzy: the catalog test fails until a translator has seen them). PYTHONPATH=.:
+# babel.cfg's extractor for the ops' formulas is this checkout's widgets._formulas.
 catalogs: bootstrap
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k plot_gettext -c TRANSLATORS: --add-location=file --sort-by-file \
+	PYTHONPATH=. $(BIN)/pybabel extract -F babel.cfg -k N_ -k plot_gettext -c TRANSLATORS: --add-location=file --sort-by-file \
 	    --project=minigrad --copyright-holder="minigrad contributors" -o widgets/locale/widgets.pot .
 	$(BIN)/pybabel update -i widgets/locale/widgets.pot -d widgets/locale -D widgets \
 	    --ignore-obsolete --previous

@@ -268,7 +268,7 @@ TABLE: dict[str, Callable[[dict], list[Local | None]]] = {
         lambda s: (f"{_wrapped(s)}·(1 − {_wrapped(s)})", s * (1 - np.asarray(s))),
         "result",
     ),
-    "ReluBackward0": _unary("1 if a > 0 else 0", _relu, "result"),
+    "ReluBackward0": _unary(N_("1 if a > 0 else 0"), _relu, "result"),
     "SumBackward0": lambda saved: [Local(N_("1 for every element"), value=np.asarray(1.0))],
     "SumBackward1": lambda saved: [Local(N_("1 for every element"), value=np.asarray(1.0))],
     "MeanBackward0": _mean,

@@ -45,6 +45,7 @@ from minigrad.engine import ForwardStep
 from minigrad.function import AccumulateGrad
 
 from . import _graph, _local
+from ._formulas import op_formula
 from ._graph import CONSTANT, LEAF, OP, OUTPUT, Graph, GraphNode, full_value, short_value
 from ._markup import Markup, html, join, one_line, stylesheet
 from ._stepping import (
@@ -477,7 +478,7 @@ class _ForwardFrames:
         lines.append(
             html(
                 _("Forward derivative: <code>{formula}</code>"),
-                formula=step.formula or _("(not given)"),
+                formula=op_formula(step.formula) or _("(not given)"),
             )
         )
         lines.append(self.reads(step, head))

@@ -13,7 +13,8 @@ A value of the engine is a node of its graph. To be **drawn** it offers:
 - ``name()``: what its box says, e.g. ``"mul"``. Leaves are named after the variables that
   hold them instead, as in minigrad's drawings.
 - ``data`` and ``grad``: its value and its gradient (numbers; ``grad`` may be ``None``).
-- optionally ``formula``, a line of text the stepper shows as the local derivative.
+- optionally ``formula``, a line of text the stepper shows as the local derivative, as
+  written (minigrad's own formulas are translated; an engine's own text never is).
 
 To be **stepped**, ``output.backward()`` returns (or yields) its steps, in the order it ran
 them: one ``(node, grad, grads_sent)`` triple per node of the graph, leaves included, where

@@ -66,6 +66,7 @@ from minigrad.function import AccumulateGrad, Node, short_name
 from minigrad.graph import nodes as graph_nodes
 
 from . import _graph, _local, _yours, protocol
+from ._formulas import op_formula
 from ._graph import (
     CONSTANT,
     GRAD_TENSOR,
@@ -611,6 +612,8 @@ class _Frames:
         else:
             formula = getattr(node, "formula", None)  # an engine of one's own may have none
             if formula is not None:
+                if isinstance(node, Node):  # minigrad's formula in the student's language;
+                    formula = op_formula(formula)  # an engine of one's own keeps its words
                 lines.append(
                     html(
                         _("Local derivative: <code>{formula}</code>"),
