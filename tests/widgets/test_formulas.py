@@ -11,7 +11,6 @@ formulas, the widgets' catalogs translate those with words, and the step panels 
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import unicodedata
@@ -22,7 +21,6 @@ from babel.messages import pofile
 
 import minigrad as mg
 import widgets
-from minigrad_course import language_choice
 from widgets import _formulas
 from widgets._formulas import (
     class_formulas,
@@ -38,28 +36,7 @@ LOCALE = ROOT / "widgets" / "locale"
 TRANSLATED = ("ru", "zh_CN")
 
 
-def load_toy_engine():
-    """``tests/widgets/toy_engine.py``: an engine of one's own (tests/ is no package)."""
-    spec = importlib.util.spec_from_file_location(
-        "toy_engine", Path(__file__).with_name("toy_engine.py")
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-Value = load_toy_engine().Value
-
-
-@pytest.fixture(autouse=True)
-def no_language_chosen(monkeypatch):
-    """Each test starts in English, whatever the locale or notebook says."""
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "JPY_SESSION_NAME"):
-        monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(language_choice, "_last_check", (float("-inf"), None, None))
-    widgets.set_language(None)
-    yield
-    widgets.set_language(None)
+pytestmark = pytest.mark.usefixtures("no_language_chosen")  # tests/widgets/conftest.py
 
 
 def catalog(language: str | None):
@@ -213,11 +190,11 @@ def test_a_formula_that_needs_escaping_is_escaped_after_translation():
     assert "a > 0" not in panels
 
 
-def test_an_engine_of_ones_own_keeps_its_formulas_as_written():
+def test_an_engine_of_ones_own_keeps_its_formulas_as_written(toy_value):
     widgets.set_language("ru")
     # Even words that are one of minigrad's formulas: this engine's own text.
-    a, b = Value(2.0), Value(3.0)
-    y = Value(6.0, (a, b), "mul", lambda g: (g * 3.0, g * 2.0), formula="ȧ at the chosen index")
+    a, b = toy_value(2.0), toy_value(3.0)
+    y = toy_value(6.0, (a, b), "mul", lambda g: (g * 3.0, g * 2.0), formula="ȧ at the chosen index")
     stepper = widgets.BackwardStepper(y)
     assert "<code>ȧ at the chosen index</code>" in "".join(stepper.frames)
     assert "выбранном" not in "".join(stepper.frames)

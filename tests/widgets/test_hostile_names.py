@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import gzip
-import importlib.util
 import json
 import re
 import shutil
@@ -31,7 +30,6 @@ import warnings
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from html.parser import HTMLParser
-from pathlib import Path
 from types import SimpleNamespace
 
 import ipywidgets
@@ -63,17 +61,13 @@ HARMLESS = "plain"
 
 
 # --------------------------------------------------------------------------- the widgets
-def load_toy_engine():
-    """``tests/widgets/toy_engine.py``: an engine of one's own, shared with the browser test."""
-    spec = importlib.util.spec_from_file_location(
-        "toy_engine", Path(__file__).with_name("toy_engine.py")
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+Value = None  # the toy engine's Value (tests/widgets/toy_engine.py), set by the fixture below
 
 
-Value = load_toy_engine().Value
+@pytest.fixture(autouse=True, scope="module")
+def _the_toy_engine(toy_value):
+    global Value
+    Value = toy_value
 
 
 def own_engine(name):

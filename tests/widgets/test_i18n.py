@@ -50,16 +50,7 @@ HAN = re.compile("[\u4e00-\u9fff]")
 TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
 
 
-@pytest.fixture(autouse=True)
-def no_language_chosen(monkeypatch):
-    """Each test starts with no language chosen, no notebook and no locale: English."""
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "JPY_SESSION_NAME"):
-        monkeypatch.delenv(variable, raising=False)
-    # The notebook's language is looked up at most once a second: each test looks afresh.
-    monkeypatch.setattr(language_choice, "_last_check", (float("-inf"), None, None))
-    widgets.set_language(None)
-    yield
-    widgets.set_language(None)
+pytestmark = pytest.mark.usefixtures("no_language_chosen")  # tests/widgets/conftest.py
 
 
 def read_catalog(path: Path, locale: str | None = None):
