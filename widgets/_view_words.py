@@ -25,4 +25,5 @@ def view_words() -> dict[str, str]:
         "hint": _("A large graph: zoom in, then drag the picture to move around."),
         "error": _("Graphviz could not draw this graph: {error}"),
         "open_layer": _("Click to open this module one level."),
+        "close_layer": _("Click to close this module."),
     }

@@ -4,10 +4,12 @@ The graph of a training step has a box for every op and every parameter: a 2-16-
 loss already has some thirty. Drawn by layers, it has one box per module of the model (its
 name from ``named_modules``, ``fc1 (Linear)``), with the arrows between them; ``depth=2``
 opens each of those one level further, and so on, as model-drawing tools do. In the
-browser a click on a module's box opens it one level, with no kernel: the drawing carries
-every box and the modules each belongs to (``openable``), and the page puts the picture
-together again and lays it out with the Graphviz it already has (an exported page and the
-docs site open boxes too, and a kernel round trip would redo the model's forward pass).
+browser a click on a module's box opens it one level, with no kernel, into a frame titled
+with its name; a click on that frame closes it again (Tab, then Enter or Space, do both
+from the keyboard). The drawing carries every box and the modules each belongs to
+(``openable``), and the page puts the picture together again and lays it out with the
+Graphviz it already has (an exported page and the docs site open boxes too, and a kernel
+round trip would redo the model's forward pass).
 
 Which graph nodes a layer made is recorded while the model runs: ``draw_layers`` calls
 ``run`` with each module's ``forward`` wrapped, and a call's nodes are those its outputs
@@ -28,12 +30,15 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import graphviz
+
 from minigrad import Tensor
 from minigrad.function import Node
 from minigrad.graph import nodes as graph_nodes
 
 from ._graph import LEAF, MODULE, Graph, GraphNode, build_graph, caller_names, merge_names
-from .draw import Drawing, add_boxes, describe, label_lines, new_digraph
+from ._markup import box_line, dot_label, one_line
+from .draw import FONT_POINTS, Drawing, add_boxes, describe, label_lines, new_digraph
 from .i18n import _
 
 
@@ -51,7 +56,8 @@ def draw_layers(
 
     ``depth=1`` gives a box per child of the model (``named_children``); ``depth=2`` opens
     each child into its own children, and so on; a module with no children stays one box
-    at any depth; in the browser, a click on a box with children opens it one level. A box
+    at any depth; in the browser, a click on a box with children opens it one level, and a
+    click on the frame round an open module closes it (Enter or Space do the same). A box
     says the module's name and type and its parameters' shapes; the
     model's inputs and the other tensors it reads stay boxes of their own. Parameters left
     outside every box are named as ``named_parameters`` names them; other tensors by the
@@ -214,6 +220,10 @@ def openable(
     - ``edges``: the full graph's arrows, unit to unit, drawn once between two boxes;
     - ``header``, ``edge``: the DOT around them and every arrow's attributes;
     - ``open``: the modules open at ``depth``; ``openable``: the modules with children;
+    - ``frames``: for each module with children, the frame drawn around its boxes while it
+      is open (a Graphviz cluster: its ``graph [...]`` statement, made here, so escaped
+      here) and its name, for the frame's tooltip; a click on an open module's frame
+      closes it again;
     - ``titles``: the tooltips of boxes whose lines were cut (``Drawing.titles``).
     """
     ids = module_ids(model)
@@ -242,6 +252,9 @@ def openable(
     boxes = {box_id: statements[box_id] for box_id in everything.nodes}  # not node [...]
     modules = dict(model.named_modules())
     drawn = {box_id for chain in chains.values() for box_id in chain}
+    openable_ids = sorted(
+        box_id for box_id in drawn if any(True for _ in modules[name_of[box_id]].children())
+    )
     return {
         "header": new_digraph(rankdir).source.rstrip().removesuffix("}"),
         "boxes": boxes,
@@ -253,8 +266,38 @@ def openable(
             for name in (name_of[box_id] for box_id in drawn)
             if name.count(".") + 1 < depth and any(True for _ in modules[name].children())
         ),
-        "openable": sorted(
-            box_id for box_id in drawn if any(True for _ in modules[name_of[box_id]].children())
-        ),
+        "openable": openable_ids,
+        "frames": {
+            box_id: open_module_frame(box_id, name_of[box_id], modules[name_of[box_id]])
+            for box_id in openable_ids
+        },
         "titles": drawing.titles,
     }
+
+
+def open_module_frame(box_id: str, name: str, module: Any) -> dict[str, str]:
+    """The frame around an open module's boxes: a Graphviz cluster's ``graph [...]``
+    statement (``attributes``; its SVG group's id is ``mg-frame-<box id>``) and the
+    module's name and type (``title``), as its box says them.
+
+    >>> from minigrad import nn
+    >>> frame = open_module_frame("m1", "encoder", nn.Sequential(nn.Tanh()))
+    >>> frame["title"], 'id="mg-frame-m1"' in frame["attributes"]
+    ('encoder (Sequential)', True)
+    """
+    title = one_line(f"{name} ({type(module).__name__})")
+    cluster = graphviz.Digraph(name=f"cluster_{box_id}")
+    cluster.attr(
+        "graph",
+        label=dot_label([box_line(title)]),
+        id=f"mg-frame-{box_id}",
+        labeljust="l",
+        style="rounded,filled",
+        fillcolor="#F5F9FC",  # a paler tint of the module boxes' blue
+        color="#5B9BC8",
+        penwidth="1.5",
+        fontname="Helvetica",
+        fontsize=str(FONT_POINTS),
+        fontcolor="#333333",
+    )
+    return {"attributes": cluster.body[0], "title": title}

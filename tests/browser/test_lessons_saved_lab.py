@@ -208,11 +208,35 @@ def wait_until_no_tab_changed(page, quiet_ms: int, timeout_ms: int) -> None:
         waited += 250
 
 
+# The widget views of the open notebooks, as JupyterLab renders them: the widget manager's
+# renderer, the one output that is a Lumino panel (with no data-mime-type, unlike the others).
+# Each says "Loading widget..." until the manager has restored its notebook's stored widgets
+# (it renders a view only then), and then holds the widget; the course's extension shows a
+# stored picture beside a view that waited too long, but the view itself still waits.
+READ_WIDGET_VIEWS = """
+() => [...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea-output.lm-Panel')]
+    .map(view => view.children.length > 0 ? 'shown' : view.textContent.trim())
+"""
+
+
+def wait_until_every_widget_shows(page, expected: int, timeout_ms: int = 180_000) -> None:
+    """Return once the open notebooks show ``expected`` widget views, each with its widget."""
+    waited, views = 0, []
+    while waited <= timeout_ms:
+        views = page.evaluate(READ_WIDGET_VIEWS)
+        if len(views) == expected and all(view == "shown" for view in views):
+            return
+        page.wait_for_timeout(250)
+        waited += 250
+    pytest.fail(f"{expected} stored widgets expected to show, after {timeout_ms} ms: {views}")
+
+
 def test_opening_every_lesson_and_exercise_set_changes_no_file(page, course, lab_tools):
     base_url, token, folder = course
     names = course_notebooks(folder)
     assert len(names) >= 34  # seventeen lessons, seventeen exercise sets
     shipped = {name: (folder / name).read_bytes() for name in names}
+    widget_count = {name: len(widget_views(folder / name)) for name in names}
     page.goto(f"{base_url}/lab?reset&token={token}")
     expect(page.locator(".lm-MenuBar-item", has_text="File")).to_be_visible(timeout=60_000)
     batch = 6  # tabs, and kernels, at a time
@@ -231,9 +255,14 @@ def test_opening_every_lesson_and_exercise_set_changes_no_file(page, course, lab
             pytest.fail(f"the kernels of {opened} did not all start and become idle")
         # The widget manager marks a notebook with stored widgets as changed on opening
         # (ipywidgets issue 3888): autosave, every second here, then writes it, through the
-        # server's hook that keeps the stored widget state. On a loaded machine a notebook
-        # may be marked changed seconds after its kernel is idle, so wait until no tab has
-        # been marked for a while.
+        # server's hook that keeps the stored widget state. It marks it once for each model
+        # it makes from the stored state, and on a loaded machine it makes them many seconds
+        # after the kernel is idle (the restore waits for the kernel's answer, then for the
+        # widgets' code): a wait for a quiet spell alone could end before that, and closing
+        # then asked to save. So first wait until every stored widget of the open notebooks
+        # shows, which the manager lets happen only once it has made them all, and then
+        # until no tab has been marked for a while.
+        wait_until_every_widget_shows(page, sum(widget_count[name] for name in opened))
         wait_until_no_tab_changed(page, quiet_ms=4000, timeout_ms=90_000)
         page.locator(".lm-MenuBar-item", has_text="File").click()
         page.locator('.lm-Menu-item[data-command="application:close-all"]').click()

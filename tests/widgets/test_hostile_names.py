@@ -341,6 +341,39 @@ def test_every_picture_draws_with_the_name_as_typed(kind, graphviz_svg):
                 assert len(drawn_lines) == len(lines), (label, element_id, texts(by_id[element_id]))
 
 
+def test_an_open_modules_frame_draws_its_name_as_typed(graphviz_svg):
+    """The frame the browser draws around an open module's boxes (``draw_layers``; a click
+    on it closes the module) is labelled with the module's name: a Graphviz cluster whose
+    attributes Python writes. Each hostile name (``add_module`` refuses an empty one) draws
+    there as typed, with no link or handler, in the cluster the front end looks for."""
+    from collections import OrderedDict
+
+    from minigrad import nn
+
+    names = {label: name for label, name in HOSTILE.items() if name and "." not in name}
+    sources, titles = [], []
+    for name in names.values():
+        model = nn.Sequential(OrderedDict([(name, nn.Sequential(nn.Linear(2, 2)))]))
+        layers = widgets.draw_layers(model, lambda model=model: model(mg.ones(1, 2)).sum()).layers
+        assert layers["openable"] == ["m1"] and set(layers["frames"]) == {"m1"}
+        frame = layers["frames"]["m1"]
+        # The frame round its child's box, as static/graphviz_view.js's layersDot writes it.
+        inside = layers["boxes"]["m2"]
+        sources.append(
+            f"{layers['header']}subgraph cluster_m1 {{\n{frame['attributes']}{inside}}}\n}}\n"
+        )
+        titles.append(frame["title"])
+    for label, name, source, title in zip(names, names.values(), graphviz_svg(sources), titles):
+        assert title == one_line(f"{name} (Sequential)"), label
+        svg = ElementTree.fromstring(source.encode("utf-8"))
+        for element in svg.iter():
+            assert not element.tag.endswith("}a"), (label, source)
+            assert not any(a.startswith("on") or "href" in a for a in element.attrib), label
+        (cluster,) = groups(svg, "cluster")
+        assert cluster.get("id") == "mg-frame-m1", label
+        assert texts(cluster) == [box_line(title)], (label, texts(cluster))
+
+
 def test_the_front_end_puts_text_in_the_page_as_text():
     """The browser's side never parses a string as HTML: text goes in with textContent."""
     for script in STATIC.glob("*.js"):

@@ -84,19 +84,39 @@ function addTitles(svg, titles) {
 }
 
 // A drawing by layers (widgets.draw_layers): a click on a module's box opens it one level,
-// here in the page, with no kernel. Python sends every box's DOT statement (escaped there)
-// and, for each box of the full graph (a "unit"), the modules it belongs to, outermost
-// first (widgets/layers.py, openable); a unit is drawn as the first of its modules that is
-// not open, or as itself. The arrows are the full graph's, each drawn once between two
-// boxes. So the DOT for any set of open modules is put together here and laid out again.
+// here in the page, with no kernel; a click on an open module's frame closes it again.
+// Python sends every box's DOT statement (escaped there) and, for each box of the full
+// graph (a "unit"), the modules it belongs to, outermost first (widgets/layers.py,
+// openable); a unit is drawn as the first of its modules that is not open, or as itself,
+// inside a frame for each open module before that one (a Graphviz cluster, whose
+// attributes Python sent too). The arrows are the full graph's, each drawn once between
+// two boxes. So the DOT for any set of open modules is put together here and laid out again.
 function layersDot(layers, open) {
+    const frames = layers.frames || {}; // a drawing saved before frames existed has none
     const boxOf = new Map();
-    const statements = new Map(); // in the order of the units, as Python draws them
+    const placed = new Set();
+    // The nest of frames: each holds the statements of the boxes drawn directly inside it
+    // and the frames inside it, in the order of the units, as Python draws them.
+    const outside = { statements: [], inside: new Map() };
     for (const [unit, modules] of layers.units) {
-        const box = modules.find((module) => !open.has(module)) ?? unit;
+        const closed = modules.findIndex((module) => !open.has(module));
+        const box = closed === -1 ? unit : modules[closed];
         boxOf.set(unit, box);
-        if (!statements.has(box)) statements.set(box, layers.boxes[box]);
+        if (placed.has(box)) continue; // another unit of a module's box already written
+        placed.add(box);
+        let frame = outside;
+        for (const module of closed === -1 ? modules : modules.slice(0, closed)) {
+            if (!(module in frames)) continue;
+            if (!frame.inside.has(module)) frame.inside.set(module, { statements: [], inside: new Map() });
+            frame = frame.inside.get(module);
+        }
+        frame.statements.push(layers.boxes[box]);
     }
+    const written = (frame) =>
+        frame.statements.join("") +
+        [...frame.inside]
+            .map(([module, inner]) => `subgraph cluster_${module} {\n${frames[module].attributes}${written(inner)}}\n`)
+            .join("");
     const arrows = new Set();
     const lines = [];
     for (const [tail, head] of layers.edges) {
@@ -106,29 +126,87 @@ function layersDot(layers, open) {
         arrows.add(`${from} ${to}`);
         lines.push(`\t${from} -> ${to} [${layers.edge} id="mg-e${lines.length}"]\n`);
     }
-    return `${layers.header}${[...statements.values()].join("")}${lines.join("")}}\n`;
+    return `${layers.header}${written(outside)}${lines.join("")}}\n`;
 }
 
-// The module boxes that open on a click: marked (data-openable, a pointer cursor, and a
-// tooltip line saying so); a click opens one and draws the picture again.
+// The modules opened in this view (a set of box ids), first those Python opened (depth).
+function openModules(el, layers) {
+    return (el.__minigradOpen ??= new Set(layers.open));
+}
+
+// Closing a module closes the modules open inside it too: opened again, it shows one level
+// (its children), never the deeper ones that were open before.
+function closeModule(layers, open, id) {
+    open.delete(id);
+    for (const [, modules] of layers.units) {
+        const at = modules.indexOf(id);
+        if (at !== -1) for (const inner of modules.slice(at + 1)) open.delete(inner);
+    }
+}
+
+// A box or frame that acts on a click is a button for the keyboard too: it takes the focus
+// (Tab), says what it does (its name, then the action), and acts on Enter and Space.
+function actsOnClick(group, name, action, act) {
+    group.style.cursor = "pointer";
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("role", "button");
+    group.setAttribute("aria-label", `${name}: ${action}`);
+    const title = group.querySelector(":scope > title");
+    if (title) title.textContent = `${name}\n${action}`;
+    group.addEventListener("click", (event) => {
+        event.stopPropagation();
+        act(false);
+    });
+    group.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        event.stopPropagation();
+        act(true);
+    });
+}
+
+// The module boxes that open on a click, and the frames of open modules, which close on
+// one: marked (data-openable, data-closable), a pointer cursor, a tooltip line saying so,
+// focusable. After the picture is drawn again for a key, the focus goes to what the action
+// made (the opened module's frame, the closed module's box): a keyboard closes what it opened.
 function addOpeners(svg, el, model) {
     const layers = model.get("layers") || {};
     if (!layers.openable) return;
-    const open = (el.__minigradOpen ??= new Set(layers.open));
+    const open = openModules(el, layers);
+    const words = wordsOf(model);
+    const redraw = (focus, fromKeyboard) => {
+        // A mouse user's pointer is where it was; a keyboard user's focus must go somewhere.
+        el.__minigradFocus = fromKeyboard ? focus : null;
+        el.__minigradShow?.();
+    };
     for (const id of layers.openable) {
-        if (open.has(id)) continue;
+        if (open.has(id)) {
+            const frame = svg.querySelector(`g#mg-frame-${CSS.escape(id)}`);
+            if (!frame || !layers.frames?.[id]) continue;
+            frame.dataset.closable = "true";
+            actsOnClick(frame, layers.frames[id].title, words.close_layer, (fromKeyboard) => {
+                closeModule(layers, open, id);
+                redraw(`mg-${id}`, fromKeyboard);
+            });
+            continue;
+        }
         const group = svg.querySelector(`g#mg-${CSS.escape(id)}`);
         if (!group) continue;
         group.dataset.openable = "true";
-        group.style.cursor = "pointer";
-        const title = group.querySelector(":scope > title");
-        if (title) title.textContent += `\n${wordsOf(model).open_layer}`;
-        group.addEventListener("click", (event) => {
-            event.stopPropagation();
+        const name = layers.frames?.[id]?.title ?? group.querySelector("text")?.textContent ?? id;
+        actsOnClick(group, name, words.open_layer, (fromKeyboard) => {
             open.add(id);
-            el.__minigradShow?.();
+            redraw(`mg-frame-${id}`, fromKeyboard);
         });
     }
+}
+
+// The focus, where an action on a box or frame asked for it (see addOpeners).
+function restoreFocus(el) {
+    const wanted = el.__minigradFocus;
+    if (!wanted) return;
+    el.__minigradFocus = null;
+    el.querySelector(`g#${CSS.escape(wanted)}`)?.focus();
 }
 
 // The stepper's position: a class of the picture ending in a step number k ("mg-ran-3", the
@@ -337,6 +415,7 @@ const ENGLISH = {
     hint: "A large graph: zoom in, then drag the picture to move around.",
     error: "Graphviz could not draw this graph: {error}",
     open_layer: "Click to open this module one level.",
+    close_layer: "Click to close this module.",
 };
 
 function wordsOf(model) {
@@ -456,9 +535,13 @@ function timed(name, work) {
 async function draw(model, el) {
     el.__minigradWords = wordsOf(model);
     const viz = await graphvizOf(model);
-    // A drawing by layers with a module opened in the page: its DOT put together here.
-    const opened = el.__minigradOpen && model.get("layers")?.units;
-    const dot = opened ? layersDot(model.get("layers"), el.__minigradOpen) : model.get("dot");
+    // A drawing by layers with a module open: its DOT put together here, with a frame
+    // around each open module's boxes. With none open (as Python drew it at depth 1), the
+    // DOT Python wrote.
+    const layers = model.get("layers");
+    const open = layers?.units ? openModules(el, layers) : null;
+    const asGiven = !open || (open.size === 0 && layers.open.length === 0);
+    const dot = asGiven ? model.get("dot") : layersDot(layers, open);
     const textCopies = model.get("text_copies") || {};
     const prepare = (svg) => {
         timed("texts", () => addTextCopies(svg, textCopies));
@@ -488,6 +571,7 @@ async function draw(model, el) {
     // The pictures shown so far (the stepper marks their classes).
     el.__minigradPictures = () => [...new Set([wide, tall])].map((p) => p?.shown()).filter(Boolean);
     timed("fit", refit);
+    restoreFocus(el);
     el.__minigradResize?.disconnect();
     el.__minigradResize = new ResizeObserver(() => refit());
     el.__minigradResize.observe(el);
