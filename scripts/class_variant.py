@@ -183,13 +183,52 @@ def substitute_numbers(code: str, numbers: dict[str, str]) -> str:
     return "".join(lines)
 
 
-def substitute_in_code_blocks(markdown: str, numbers: dict[str, str]) -> str:
-    """A Markdown cell with ``substitute_numbers`` applied inside its fenced code blocks
-    only: the prose, which translators translate, stays as it is."""
+def substitute_in_prose(text: str, numbers: dict[str, str], decimal_comma: bool = False) -> str:
+    """``text`` (Markdown outside code blocks) with every decimal number written as a key of
+    ``numbers`` replaced by its value, as one number (the ``2.0`` of ``2.05`` stays). A
+    whole number (``3``) stays: in prose it is as often an exercise's or a section's number.
+    With ``decimal_comma`` (Russian), ``2,0`` is that number too, and gets a comma back.
+
+    >>> substitute_in_prose("At $x = 1.5$, not 11.5 (exercise 1).", {"1.5": "2.25", "1": "4"})
+    'At $x = 2.25$, not 11.5 (exercise 1).'
+    >>> substitute_in_prose("в точке 1,5 и `1.5`", {"1.5": "0.75"}, decimal_comma=True)
+    'в точке 0,75 и `0.75`'
+    """
+    decimals = {key: value for key, value in numbers.items() if re.fullmatch(r"\d+\.\d+", key)}
+    if not decimals:
+        return text
+    separators = "[.,]" if decimal_comma else r"\."
+    written = "|".join(
+        re.escape(whole) + separators + re.escape(fraction)
+        for whole, fraction in (key.split(".") for key in sorted(decimals, key=len, reverse=True))
+    )
+
+    def replaced(match: re.Match) -> str:
+        found = match.group(0)
+        value = decimals[found.replace(",", ".")]
+        return value.replace(".", ",") if "," in found else value
+
+    return re.sub(rf"(?<![\d.,])(?:{written})(?![\d]|[.,]\d)", replaced, text)
+
+
+def substitute_in_markdown(
+    markdown: str, numbers: dict[str, str], decimal_comma: bool = False
+) -> str:
+    """A Markdown cell with ``substitute_numbers`` applied inside its fenced code blocks and
+    ``substitute_in_prose`` outside them. A translated statement gets the same numbers as
+    the English one (``decimal_comma`` for the languages that write one in prose): it is
+    translated first, from the template's English, and then given the class's numbers.
+
+    >>> substitute_in_markdown("Take x = 2.0:\\n```python\\nx = 2.0\\n```", {"2.0": "1.5"})
+    'Take x = 1.5:\\n```python\\nx = 1.5\\n```'
+    """
     parts = markdown.split("```")
-    for i in range(1, len(parts), 2):  # the odd parts are inside a fence
-        language, _, body = parts[i].partition("\n")
-        parts[i] = language + "\n" + substitute_numbers(body, numbers)
+    for i in range(len(parts)):
+        if i % 2:  # the odd parts are inside a fence
+            language, _, body = parts[i].partition("\n")
+            parts[i] = language + "\n" + substitute_numbers(body, numbers)
+        else:
+            parts[i] = substitute_in_prose(parts[i], numbers, decimal_comma)
     return "```".join(parts)
 
 
@@ -436,7 +475,7 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         if table and cell.cell_type == "markdown":
-            cell.source = substitute_in_code_blocks(cell.source, table)
+            cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
             cell.source = substitute_numbers(cell.source, table)
         if meta(cell).get("grade") and points:
@@ -679,9 +718,58 @@ def varying_sets() -> list[str]:
     return sorted(path.stem for path in DECLARATIONS.glob("[0-9][0-9]_*.py"))
 
 
-def write_class(out: Path, secret: str, sets: list[str] | None = None) -> list[Variant]:
+# --------------------------------------------------------------------------- languages
+DECIMAL_COMMA = {"ru"}  # languages whose prose writes 2,5 for 2.5
+
+
+@functools.cache
+def translation_tool() -> Any:
+    """scripts/translate_exercises.py, which builds a translated set from the English one
+    and the language's catalog."""
+    spec = importlib.util.spec_from_file_location(
+        "translate_exercises", Path(__file__).resolve().parent / "translate_exercises.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return sys.modules[spec.name]
+
+
+def translated_variant(variant: Variant, lang: str) -> Any:
+    """The class's set in ``lang``: the same numbers, points and key as the English one.
+
+    Its code cells are the class's English ones translated (comments and check strings, which
+    hold no drawn number); its statements are the template's translated by the catalog, then
+    given the class's numbers as the English statements are (a translation's entries are
+    the template's English, so a statement is translated before its numbers change).
+    """
+    tool = translation_tool()
+    catalog_file = tool.catalog_path(lang, variant.name)
+    if not catalog_file.exists():
+        raise VariantError(f"{variant.name} has no catalog in {lang}: {catalog_file}")
+    catalog = tool.lessons.read_catalog(catalog_file)
+    nb = tool.built_source(variant.name, lang, catalog, english=variant.nb)
+    statements = tool.built_source(variant.name, lang, catalog)
+    exercises = exercise_per_cell(nb)
+    for cell, statement, exercise in zip(nb.cells, statements.cells, exercises):
+        if cell.cell_type == "markdown":
+            numbers = variant.numbers.get(exercise, {})
+            cell.source = substitute_in_markdown(statement.source, numbers, lang in DECIMAL_COMMA)
+    return nb
+
+
+def class_folder(lang: str | None) -> Path:
+    """Where a class's course folder goes: ``teacher/class``, ``teacher/<lang>/class`` for a
+    class taught in another language (beside that language's course, ``teacher/<lang>``)."""
+    return CLASS_FOLDER if lang is None else TEACHER / lang / "class"
+
+
+def write_class(
+    out: Path, secret: str, sets: list[str] | None = None, lang: str | None = None
+) -> list[Variant]:
     """Write the course folder of a class: ``out/source/<set>/<set>.ipynb`` for each set
-    (all of them by default) and ``out/nbgrader_config.py``."""
+    (all of them by default) and ``out/nbgrader_config.py``; in ``lang`` when given (the
+    same numbers and key as the class's English sets)."""
     names = sets or sorted(p.name for p in SOURCES.iterdir() if p.is_dir())
     variants = []
     for name in names:
@@ -690,25 +778,34 @@ def write_class(out: Path, secret: str, sets: list[str] | None = None) -> list[V
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
-        nbformat.write(variant.nb, folder / f"{name}.ipynb")
+        nb = variant.nb if lang is None else translated_variant(variant, lang)
+        nbformat.write(nb, folder / f"{name}.ipynb")
         variants.append(variant)
     config = (TEACHER / "nbgrader_config.py").read_text() + CLASS_CONFIG
+    if lang is not None:  # the course id of the language's course (teacher/<lang>)
+        config += f'c.CourseDirectory.course_id = "minigrad-{lang}"\n'
     (out / "nbgrader_config.py").write_text(config)
     return variants
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=CLASS_FOLDER, help="the class's course folder")
+    parser.add_argument(
+        "--out", type=Path, help="the class's course folder (teacher/class, teacher/LANG/class)"
+    )
+    parser.add_argument("--lang", help="a class taught in this language: ru, zh_CN")
     parser.add_argument("--secret-file", type=Path, default=SECRET_FILE)
     parser.add_argument("sets", nargs="*", help="only these sets (default: all)")
     arguments = parser.parse_args(argv)
+    if arguments.lang is not None and not (TEACHER / arguments.lang / "source").is_dir():
+        parser.error(f"no course in {arguments.lang}: teacher/{arguments.lang}/source is missing")
+    out = arguments.out or class_folder(arguments.lang)
     secret = class_secret(arguments.secret_file)
-    variants = write_class(arguments.out, secret, arguments.sets or None)
+    variants = write_class(out, secret, arguments.sets or None, arguments.lang)
     changed = [v.name for v in variants if v.numbers or v.points]
-    print(f"class_variant: wrote {len(variants)} sets into {arguments.out}/source")
+    print(f"class_variant: wrote {len(variants)} sets into {out}/source")
     print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
-    print(f"  next: cd {arguments.out} && nbgrader generate_assignment '*' --force")
+    print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")
 
 
 if __name__ == "__main__":
