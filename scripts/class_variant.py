@@ -61,6 +61,7 @@ from minigrad_course import checks
 from minigrad_course.answer_data import from_data
 from minigrad_course.grading_process import measure
 from minigrad_course.hidden_tests import (
+    MEASURED_IN_THE_STUDENT_PROCESS,
     STUDENT_ARGUMENTS,
     hidden_tests_of,
     split_hidden_tests,
@@ -159,24 +160,36 @@ def exercise_of(grade_id: str) -> str:
 
 
 # --------------------------------------------------------------------------- substitution
+WORD = re.compile(r"[^\W\d_]{2,}")  # a word of prose, in any script
+
+
 def number_text(value: Any) -> str:
     """A drawn number as Python and a student write it: ``2.5``, ``3``."""
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def substitute_numbers(code: str, numbers: dict[str, str]) -> str:
+def substitute_numbers(code: str, numbers: dict[str, str], *, in_code: bool = True) -> str:
     """``code`` with every number token written as a key of ``numbers`` replaced by its
-    value (``2.0`` is replaced, the ``2`` of ``2 * x`` is not).
+    value (``2.0`` is replaced, the ``2`` of ``2 * x`` is not), and so is a decimal number
+    in a string without words: a check's name that is a formula (``"f'(1.5)"``). A string
+    with words (a hint, which translators translate as it is) stays as it is. With
+    ``in_code=False``, only such strings change (a grade cell's, whose numbers are the key's).
 
     >>> substitute_numbers("x = 2 * 2.0 + 3.0  # 2.0", {"2.0": "1.5", "3.0": "4.0"})
     'x = 2 * 1.5 + 4.0  # 2.0'
+    >>> substitute_numbers('check("f(2.0)", hint="take x = 2.0")', {"2.0": "1.5"})
+    'check("f(1.5)", hint="take x = 2.0")'
     """
     lines = code.splitlines(keepends=True)
     edits = []
     tokens = tokenize.generate_tokens(io.StringIO(code).readline)
     for token in tokens:
-        if token.type == tokenize.NUMBER and token.string in numbers:
+        if token.type == tokenize.NUMBER and token.string in numbers and in_code:
             edits.append((token.start, token.end, numbers[token.string]))
+        elif token.type == tokenize.STRING and not WORD.search(token.string[1:]):
+            changed = substitute_in_prose(token.string, numbers)
+            if changed != token.string and token.start[0] == token.end[0]:
+                edits.append((token.start, token.end, changed))
     for (row, start), (_, end), text in reversed(edits):
         line = lines[row - 1]
         lines[row - 1] = line[:start] + text + line[end:]
@@ -187,17 +200,18 @@ def substitute_in_prose(text: str, numbers: dict[str, str], decimal_comma: bool 
     """``text`` (Markdown outside code blocks) with every decimal number written as a key of
     ``numbers`` replaced by its value, as one number (the ``2.0`` of ``2.05`` stays). A
     whole number (``3``) stays: in prose it is as often an exercise's or a section's number.
-    With ``decimal_comma`` (Russian), ``2,0`` is that number too, and gets a comma back.
+    With ``decimal_comma`` (Russian), ``2,0`` and a formula's ``2{,}0`` are that number too,
+    and get their comma back.
 
     >>> substitute_in_prose("At $x = 1.5$, not 11.5 (exercise 1).", {"1.5": "2.25", "1": "4"})
     'At $x = 2.25$, not 11.5 (exercise 1).'
-    >>> substitute_in_prose("в точке 1,5 и `1.5`", {"1.5": "0.75"}, decimal_comma=True)
-    'в точке 0,75 и `0.75`'
+    >>> substitute_in_prose("в точке 1,5 и `1.5`, $f(1{,}5)$", {"1.5": "0.7"}, decimal_comma=True)
+    'в точке 0,7 и `0.7`, $f(0{,}7)$'
     """
     decimals = {key: value for key, value in numbers.items() if re.fullmatch(r"\d+\.\d+", key)}
     if not decimals:
         return text
-    separators = "[.,]" if decimal_comma else r"\."
+    separators = r"(?:[.,]|\{,\})" if decimal_comma else r"\."
     written = "|".join(
         re.escape(whole) + separators + re.escape(fraction)
         for whole, fraction in (key.split(".") for key in sorted(decimals, key=len, reverse=True))
@@ -205,8 +219,11 @@ def substitute_in_prose(text: str, numbers: dict[str, str], decimal_comma: bool 
 
     def replaced(match: re.Match) -> str:
         found = match.group(0)
-        value = decimals[found.replace(",", ".")]
-        return value.replace(".", ",") if "," in found else value
+        value = decimals[found.replace("{,}", ".").replace(",", ".")]
+        for comma in ("{,}", ","):  # in a formula, or in prose
+            if comma in found:
+                return value.replace(".", comma)
+        return value
 
     return re.sub(rf"(?<![\d.,])(?:{written})(?![\d]|[.,]\d)", replaced, text)
 
@@ -478,6 +495,8 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
             cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
             cell.source = substitute_numbers(cell.source, table)
+        elif table and cell.cell_type == "code":  # a grade cell: its checks' names
+            cell.source = substitute_numbers(cell.source, table, in_code=False)
         if meta(cell).get("grade") and points:
             edits = SourceEdits(cell.source)
             for call in check_calls(cell.source):
@@ -606,6 +625,8 @@ def build_variant(
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
         for index, call in enumerate(calls):
+            if call.kind in MEASURED_IN_THE_STUDENT_PROCESS:  # gradcheck: no value, no key
+                continue
             value = run_value(solution_run, grade_id, index)
             if value is None and call.kind != "check_grad_is_none":
                 raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
