@@ -124,11 +124,19 @@ def draws(secret: str, name: str) -> Callable[[int], random.Random]:
 # --------------------------------------------------------------------------- declarations
 @dataclass
 class Declaration:
-    """What may change in one set: ``numbers[exercise][default text] = [other values]`` and
-    ``points[check name] = draw(rng) -> points``."""
+    """What may change in one set: ``numbers[exercise][default text] = [other values]``,
+    ``points[check name] = draw(rng) -> points`` and ``only_in[exercise] = [cell ids]``, the
+    code cells where an exercise's numbers change when not all of them (a solution whose
+    one-hot weights are written 1.0, as a point of the given cell is)."""
 
     numbers: dict[str, dict[str, list]] = field(default_factory=dict)
     points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
+    only_in: dict[str, list[str]] = field(default_factory=dict)
+
+    def changes(self, exercise: str, grade_id: str) -> bool:
+        """Whether the numbers of ``exercise`` change in its code cell ``grade_id``."""
+        cells = self.only_in.get(exercise)
+        return cells is None or grade_id in cells
 
 
 def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
@@ -139,7 +147,11 @@ def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
     spec = importlib.util.spec_from_file_location(f"variants_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return Declaration(getattr(module, "NUMBERS", {}), getattr(module, "POINTS", {}))
+    return Declaration(
+        getattr(module, "NUMBERS", {}),
+        getattr(module, "POINTS", {}),
+        getattr(module, "ONLY_IN", {}),
+    )
 
 
 def wrong_answers() -> dict[str, dict[str, list[tuple[str, str]]]]:
@@ -471,7 +483,9 @@ def exercise_per_cell(nb: Any) -> list[str]:
     return exercises
 
 
-def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
+def _with_numbers_and_points(
+    template: Any, numbers: dict, points: dict, found: Declaration | None = None
+) -> Any:
     """The template with the drawn numbers in each exercise's statement code blocks, given
     and solution cells, and the drawn points in its checks (``points[name] = (shown,
     hidden)``: a hidden test at the visible check's points gets the shown ones, one at
@@ -494,7 +508,8 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
         if table and cell.cell_type == "markdown":
             cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
-            cell.source = substitute_numbers(cell.source, table)
+            if found is None or found.changes(exercise, meta(cell).get("grade_id", "")):
+                cell.source = substitute_numbers(cell.source, table)
         elif table and cell.cell_type == "code":  # a grade cell: its checks' names
             cell.source = substitute_numbers(cell.source, table, in_code=False)
         if meta(cell).get("grade") and points:
@@ -582,10 +597,12 @@ def build_variant(
     solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
     template's runs from one draw to the next."""
     varied = _varied_exercises(template, found)
-    nb = _with_numbers_and_points(template, numbers, points)
+    nb = _with_numbers_and_points(template, numbers, points, found)
     wrong_here = {
         answer: [
             (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
+            if found.changes(exercise_of(answer), answer)
+            else (code, hint)
             for code, hint in mistakes
         ]
         for answer, mistakes in wrong.items()

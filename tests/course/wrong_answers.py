@@ -113,6 +113,13 @@ x.grad.zero_()
 y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
 J = mg.stack([first_row, x.grad])"""
 
+ROWS_TRANSPOSED = """\
+y.backward(gradient=mg.tensor([1.0, 0.0], dtype=mg.float64), retain_graph=True)
+first_row = x.grad.tolist()
+x.grad = None
+y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
+J = [list(column) for column in zip(first_row, x.grad.tolist())]"""
+
 STEP_UPHILL = """\
 w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
 b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
@@ -263,6 +270,7 @@ WRONG = {
         "ex3_answer": [
             (ROWS_NOT_CLEARED, "clear it between the two calls"),
             (ROWS_ONE_TENSOR, "Both rows are one tensor"),
+            (ROWS_TRANSPOSED, "you wrote Jᵀ"),
         ],
     },
     "07_differentiating_twice": {
