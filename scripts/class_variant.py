@@ -1,13 +1,17 @@
 """A class's own exercise sets: numbers drawn from a secret seed, the key computed here.
 
     .venv/bin/python scripts/class_variant.py            (or `make class-variant`)
+    .venv/bin/python scripts/class_variant.py --lang ru  (or `make class-variant CLASS_LANG=ru`)
 
 reads the class's secret (the environment variable ``MINIGRAD_CLASS_SECRET``, else the file
 ``teacher/class_secret``, which git ignores and which this command creates, with a fresh
 random secret, when it does not exist yet) and writes a course folder for that class,
 ``teacher/class/`` (``--out DIR`` for another place): ``source/<set>/<set>.ipynb`` for every
 set and an ``nbgrader_config.py``, so that nbgrader run from that folder releases and grades
-the class's sets (docs/teachers.md, "Class variants").
+the class's sets (docs/teachers.md, "Class variants"). With ``--lang ru`` (or ``zh_CN``) the
+class is taught in that language, in ``teacher/ru/class/``: the same numbers, points and key
+as the English class of the same secret, its statements translated by the language's
+catalogs and then given the class's numbers (:func:`translated_variant`).
 
 What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
 exercise, each number as the statement, the solution and the typical wrong answers write
@@ -16,8 +20,9 @@ how to draw the points where the student's function is evaluated). A set without
 file is copied as it is. For a set with one, this command
 
 1. draws the class's numbers and points (the same secret always gives the same ones);
-2. writes them into the statement's code blocks, the given and solution cells, the checks'
-   ``points=`` and the typical wrong answers (``tests/course/wrong*``);
+2. writes them into the statement (its code blocks, and its prose's decimal numbers), the
+   given and solution cells (``ONLY_IN``: some of them), the checks' names that are formulas
+   (``f'(1.5)``), the checks' ``points=`` and the typical wrong answers (``tests/course/wrong*``);
 3. runs the reference solution and every typical wrong answer on them, here, and writes the
    results into the checks: the hidden tests' ``expected=`` values, the visible checks'
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
