@@ -10,6 +10,7 @@
 #   NOTEBOOK     the notebook make page exports               e.g. NOTEBOOK=notebooks/03_*.ipynb
 #   PAGES        where make page writes                       (build/pages)
 #   CLASS        the course folder make class-variant writes  (teacher/class)
+#   CLASS_LANG   the language of that class: ru or zh_CN      (English; then teacher/LANG/class)
 #   EXERCISES    the released sets make student-release ships (notebooks/exercises)
 #   MINIGRAD_REQUIRE_ALL=1  install everything (torch, Chromium) and fail on any skip (CI)
 #   MINIGRAD_BROWSER=1      also install Chromium for the browser tests
@@ -134,9 +135,12 @@ student-release: bootstrap
 # class's secret ($MINIGRAD_CLASS_SECRET, else teacher/class_secret, made on first use; both
 # stay out of git), the hidden tests' values and the fingerprints computed here, written
 # into the course folder teacher/class/ (CLASS=DIR for another), where nbgrader then runs.
-CLASS ?= teacher/class
+# CLASS_LANG=ru (or zh_CN): the class is taught in that language, with the same numbers and
+# key, in teacher/ru/class/. (Not LANG, which is the shell's locale.)
+CLASS_LANG ?=
+CLASS ?= $(if $(CLASS_LANG),teacher/$(CLASS_LANG)/class,teacher/class)
 class-variant: bootstrap
-	$(BIN)/python scripts/class_variant.py --out "$(CLASS)"
+	$(BIN)/python scripts/class_variant.py --out "$(CLASS)" $(if $(CLASS_LANG),--lang $(CLASS_LANG))
 
 # minigrad beside torch, micrograd, mygrad and autograd (installed here if missing):
 # prints medians and ratios, writes bench/results.json. About 4 minutes.

@@ -1,13 +1,17 @@
 """A class's own exercise sets: numbers drawn from a secret seed, the key computed here.
 
     .venv/bin/python scripts/class_variant.py            (or `make class-variant`)
+    .venv/bin/python scripts/class_variant.py --lang ru  (or `make class-variant CLASS_LANG=ru`)
 
 reads the class's secret (the environment variable ``MINIGRAD_CLASS_SECRET``, else the file
 ``teacher/class_secret``, which git ignores and which this command creates, with a fresh
 random secret, when it does not exist yet) and writes a course folder for that class,
 ``teacher/class/`` (``--out DIR`` for another place): ``source/<set>/<set>.ipynb`` for every
 set and an ``nbgrader_config.py``, so that nbgrader run from that folder releases and grades
-the class's sets (docs/teachers.md, "Class variants").
+the class's sets (docs/teachers.md, "Class variants"). With ``--lang ru`` (or ``zh_CN``) the
+class is taught in that language, in ``teacher/ru/class/``: the same numbers, points and key
+as the English class of the same secret, its statements translated by the language's
+catalogs and then given the class's numbers (:func:`translated_variant`).
 
 What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
 exercise, each number as the statement, the solution and the typical wrong answers write
@@ -16,8 +20,9 @@ how to draw the points where the student's function is evaluated). A set without
 file is copied as it is. For a set with one, this command
 
 1. draws the class's numbers and points (the same secret always gives the same ones);
-2. writes them into the statement's code blocks, the given and solution cells, the checks'
-   ``points=`` and the typical wrong answers (``tests/course/wrong*``);
+2. writes them into the statement (its code blocks, and its prose's decimal numbers), the
+   given and solution cells (``ONLY_IN``: some of them), the checks' names that are formulas
+   (``f'(1.5)``), the checks' ``points=`` and the typical wrong answers (``tests/course/wrong*``);
 3. runs the reference solution and every typical wrong answer on them, here, and writes the
    results into the checks: the hidden tests' ``expected=`` values, the visible checks'
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
@@ -61,6 +66,7 @@ from minigrad_course import checks
 from minigrad_course.answer_data import from_data
 from minigrad_course.grading_process import measure
 from minigrad_course.hidden_tests import (
+    MEASURED_IN_THE_STUDENT_PROCESS,
     STUDENT_ARGUMENTS,
     hidden_tests_of,
     split_hidden_tests,
@@ -123,11 +129,19 @@ def draws(secret: str, name: str) -> Callable[[int], random.Random]:
 # --------------------------------------------------------------------------- declarations
 @dataclass
 class Declaration:
-    """What may change in one set: ``numbers[exercise][default text] = [other values]`` and
-    ``points[check name] = draw(rng) -> points``."""
+    """What may change in one set: ``numbers[exercise][default text] = [other values]``,
+    ``points[check name] = draw(rng) -> points`` and ``only_in[exercise] = [cell ids]``, the
+    code cells where an exercise's numbers change when not all of them (a solution whose
+    one-hot weights are written 1.0, as a point of the given cell is)."""
 
     numbers: dict[str, dict[str, list]] = field(default_factory=dict)
     points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
+    only_in: dict[str, list[str]] = field(default_factory=dict)
+
+    def changes(self, exercise: str, grade_id: str) -> bool:
+        """Whether the numbers of ``exercise`` change in its code cell ``grade_id``."""
+        cells = self.only_in.get(exercise)
+        return cells is None or grade_id in cells
 
 
 def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
@@ -138,7 +152,11 @@ def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
     spec = importlib.util.spec_from_file_location(f"variants_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return Declaration(getattr(module, "NUMBERS", {}), getattr(module, "POINTS", {}))
+    return Declaration(
+        getattr(module, "NUMBERS", {}),
+        getattr(module, "POINTS", {}),
+        getattr(module, "ONLY_IN", {}),
+    )
 
 
 def wrong_answers() -> dict[str, dict[str, list[tuple[str, str]]]]:
@@ -159,37 +177,92 @@ def exercise_of(grade_id: str) -> str:
 
 
 # --------------------------------------------------------------------------- substitution
+WORD = re.compile(r"[^\W\d_]{2,}")  # a word of prose, in any script
+
+
 def number_text(value: Any) -> str:
     """A drawn number as Python and a student write it: ``2.5``, ``3``."""
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def substitute_numbers(code: str, numbers: dict[str, str]) -> str:
+def substitute_numbers(code: str, numbers: dict[str, str], *, in_code: bool = True) -> str:
     """``code`` with every number token written as a key of ``numbers`` replaced by its
-    value (``2.0`` is replaced, the ``2`` of ``2 * x`` is not).
+    value (``2.0`` is replaced, the ``2`` of ``2 * x`` is not), and so is a decimal number
+    in a string without words: a check's name that is a formula (``"f'(1.5)"``). A string
+    with words (a hint, which translators translate as it is) stays as it is. With
+    ``in_code=False``, only such strings change (a grade cell's, whose numbers are the key's).
 
     >>> substitute_numbers("x = 2 * 2.0 + 3.0  # 2.0", {"2.0": "1.5", "3.0": "4.0"})
     'x = 2 * 1.5 + 4.0  # 2.0'
+    >>> substitute_numbers('check("f(2.0)", hint="take x = 2.0")', {"2.0": "1.5"})
+    'check("f(1.5)", hint="take x = 2.0")'
     """
     lines = code.splitlines(keepends=True)
     edits = []
     tokens = tokenize.generate_tokens(io.StringIO(code).readline)
     for token in tokens:
-        if token.type == tokenize.NUMBER and token.string in numbers:
+        if token.type == tokenize.NUMBER and token.string in numbers and in_code:
             edits.append((token.start, token.end, numbers[token.string]))
+        elif token.type == tokenize.STRING and not WORD.search(token.string[1:]):
+            changed = substitute_in_prose(token.string, numbers)
+            if changed != token.string and token.start[0] == token.end[0]:
+                edits.append((token.start, token.end, changed))
     for (row, start), (_, end), text in reversed(edits):
         line = lines[row - 1]
         lines[row - 1] = line[:start] + text + line[end:]
     return "".join(lines)
 
 
-def substitute_in_code_blocks(markdown: str, numbers: dict[str, str]) -> str:
-    """A Markdown cell with ``substitute_numbers`` applied inside its fenced code blocks
-    only: the prose, which translators translate, stays as it is."""
+def substitute_in_prose(text: str, numbers: dict[str, str], decimal_comma: bool = False) -> str:
+    """``text`` (Markdown outside code blocks) with every decimal number written as a key of
+    ``numbers`` replaced by its value, as one number (the ``2.0`` of ``2.05`` stays). A
+    whole number (``3``) stays: in prose it is as often an exercise's or a section's number.
+    With ``decimal_comma`` (Russian), ``2,0`` and a formula's ``2{,}0`` are that number too,
+    and get their comma back.
+
+    >>> substitute_in_prose("At $x = 1.5$, not 11.5 (exercise 1).", {"1.5": "2.25", "1": "4"})
+    'At $x = 2.25$, not 11.5 (exercise 1).'
+    >>> substitute_in_prose("в точке 1,5 и `1.5`, $f(1{,}5)$", {"1.5": "0.7"}, decimal_comma=True)
+    'в точке 0,7 и `0.7`, $f(0{,}7)$'
+    """
+    decimals = {key: value for key, value in numbers.items() if re.fullmatch(r"\d+\.\d+", key)}
+    if not decimals:
+        return text
+    separators = r"(?:[.,]|\{,\})" if decimal_comma else r"\."
+    written = "|".join(
+        re.escape(whole) + separators + re.escape(fraction)
+        for whole, fraction in (key.split(".") for key in sorted(decimals, key=len, reverse=True))
+    )
+
+    def replaced(match: re.Match) -> str:
+        found = match.group(0)
+        value = decimals[found.replace("{,}", ".").replace(",", ".")]
+        for comma in ("{,}", ","):  # in a formula, or in prose
+            if comma in found:
+                return value.replace(".", comma)
+        return value
+
+    return re.sub(rf"(?<![\d.,])(?:{written})(?![\d]|[.,]\d)", replaced, text)
+
+
+def substitute_in_markdown(
+    markdown: str, numbers: dict[str, str], decimal_comma: bool = False
+) -> str:
+    """A Markdown cell with ``substitute_numbers`` applied inside its fenced code blocks and
+    ``substitute_in_prose`` outside them. A translated statement gets the same numbers as
+    the English one (``decimal_comma`` for the languages that write one in prose): it is
+    translated first, from the template's English, and then given the class's numbers.
+
+    >>> substitute_in_markdown("Take x = 2.0:\\n```python\\nx = 2.0\\n```", {"2.0": "1.5"})
+    'Take x = 1.5:\\n```python\\nx = 1.5\\n```'
+    """
     parts = markdown.split("```")
-    for i in range(1, len(parts), 2):  # the odd parts are inside a fence
-        language, _, body = parts[i].partition("\n")
-        parts[i] = language + "\n" + substitute_numbers(body, numbers)
+    for i in range(len(parts)):
+        if i % 2:  # the odd parts are inside a fence
+            language, _, body = parts[i].partition("\n")
+            parts[i] = language + "\n" + substitute_numbers(body, numbers)
+        else:
+            parts[i] = substitute_in_prose(parts[i], numbers, decimal_comma)
     return "```".join(parts)
 
 
@@ -415,7 +488,9 @@ def exercise_per_cell(nb: Any) -> list[str]:
     return exercises
 
 
-def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
+def _with_numbers_and_points(
+    template: Any, numbers: dict, points: dict, found: Declaration | None = None
+) -> Any:
     """The template with the drawn numbers in each exercise's statement code blocks, given
     and solution cells, and the drawn points in its checks (``points[name] = (shown,
     hidden)``: a hidden test at the visible check's points gets the shown ones, one at
@@ -436,9 +511,12 @@ def _with_numbers_and_points(template: Any, numbers: dict, points: dict) -> Any:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         if table and cell.cell_type == "markdown":
-            cell.source = substitute_in_code_blocks(cell.source, table)
+            cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
-            cell.source = substitute_numbers(cell.source, table)
+            if found is None or found.changes(exercise, meta(cell).get("grade_id", "")):
+                cell.source = substitute_numbers(cell.source, table)
+        elif table and cell.cell_type == "code":  # a grade cell: its checks' names
+            cell.source = substitute_numbers(cell.source, table, in_code=False)
         if meta(cell).get("grade") and points:
             edits = SourceEdits(cell.source)
             for call in check_calls(cell.source):
@@ -524,10 +602,12 @@ def build_variant(
     solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
     template's runs from one draw to the next."""
     varied = _varied_exercises(template, found)
-    nb = _with_numbers_and_points(template, numbers, points)
+    nb = _with_numbers_and_points(template, numbers, points, found)
     wrong_here = {
         answer: [
             (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
+            if found.changes(exercise_of(answer), answer)
+            else (code, hint)
             for code, hint in mistakes
         ]
         for answer, mistakes in wrong.items()
@@ -567,6 +647,8 @@ def build_variant(
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
         for index, call in enumerate(calls):
+            if call.kind in MEASURED_IN_THE_STUDENT_PROCESS:  # gradcheck: no value, no key
+                continue
             value = run_value(solution_run, grade_id, index)
             if value is None and call.kind != "check_grad_is_none":
                 raise VariantError(f"{name} {grade_id}: the solution gives no {call.name}")
@@ -679,9 +761,58 @@ def varying_sets() -> list[str]:
     return sorted(path.stem for path in DECLARATIONS.glob("[0-9][0-9]_*.py"))
 
 
-def write_class(out: Path, secret: str, sets: list[str] | None = None) -> list[Variant]:
+# --------------------------------------------------------------------------- languages
+DECIMAL_COMMA = {"ru"}  # languages whose prose writes 2,5 for 2.5
+
+
+@functools.cache
+def translation_tool() -> Any:
+    """scripts/translate_exercises.py, which builds a translated set from the English one
+    and the language's catalog."""
+    spec = importlib.util.spec_from_file_location(
+        "translate_exercises", Path(__file__).resolve().parent / "translate_exercises.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return sys.modules[spec.name]
+
+
+def translated_variant(variant: Variant, lang: str) -> Any:
+    """The class's set in ``lang``: the same numbers, points and key as the English one.
+
+    Its code cells are the class's English ones translated (comments and check strings, which
+    hold no drawn number); its statements are the template's translated by the catalog, then
+    given the class's numbers as the English statements are (a translation's entries are
+    the template's English, so a statement is translated before its numbers change).
+    """
+    tool = translation_tool()
+    catalog_file = tool.catalog_path(lang, variant.name)
+    if not catalog_file.exists():
+        raise VariantError(f"{variant.name} has no catalog in {lang}: {catalog_file}")
+    catalog = tool.lessons.read_catalog(catalog_file)
+    nb = tool.built_source(variant.name, lang, catalog, english=variant.nb)
+    statements = tool.built_source(variant.name, lang, catalog)
+    exercises = exercise_per_cell(nb)
+    for cell, statement, exercise in zip(nb.cells, statements.cells, exercises):
+        if cell.cell_type == "markdown":
+            numbers = variant.numbers.get(exercise, {})
+            cell.source = substitute_in_markdown(statement.source, numbers, lang in DECIMAL_COMMA)
+    return nb
+
+
+def class_folder(lang: str | None) -> Path:
+    """Where a class's course folder goes: ``teacher/class``, ``teacher/<lang>/class`` for a
+    class taught in another language (beside that language's course, ``teacher/<lang>``)."""
+    return CLASS_FOLDER if lang is None else TEACHER / lang / "class"
+
+
+def write_class(
+    out: Path, secret: str, sets: list[str] | None = None, lang: str | None = None
+) -> list[Variant]:
     """Write the course folder of a class: ``out/source/<set>/<set>.ipynb`` for each set
-    (all of them by default) and ``out/nbgrader_config.py``."""
+    (all of them by default) and ``out/nbgrader_config.py``; in ``lang`` when given (the
+    same numbers and key as the class's English sets)."""
     names = sets or sorted(p.name for p in SOURCES.iterdir() if p.is_dir())
     variants = []
     for name in names:
@@ -690,25 +821,34 @@ def write_class(out: Path, secret: str, sets: list[str] | None = None) -> list[V
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
-        nbformat.write(variant.nb, folder / f"{name}.ipynb")
+        nb = variant.nb if lang is None else translated_variant(variant, lang)
+        nbformat.write(nb, folder / f"{name}.ipynb")
         variants.append(variant)
     config = (TEACHER / "nbgrader_config.py").read_text() + CLASS_CONFIG
+    if lang is not None:  # the course id of the language's course (teacher/<lang>)
+        config += f'c.CourseDirectory.course_id = "minigrad-{lang}"\n'
     (out / "nbgrader_config.py").write_text(config)
     return variants
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=CLASS_FOLDER, help="the class's course folder")
+    parser.add_argument(
+        "--out", type=Path, help="the class's course folder (teacher/class, teacher/LANG/class)"
+    )
+    parser.add_argument("--lang", help="a class taught in this language: ru, zh_CN")
     parser.add_argument("--secret-file", type=Path, default=SECRET_FILE)
     parser.add_argument("sets", nargs="*", help="only these sets (default: all)")
     arguments = parser.parse_args(argv)
+    if arguments.lang is not None and not (TEACHER / arguments.lang / "source").is_dir():
+        parser.error(f"no course in {arguments.lang}: teacher/{arguments.lang}/source is missing")
+    out = arguments.out or class_folder(arguments.lang)
     secret = class_secret(arguments.secret_file)
-    variants = write_class(arguments.out, secret, arguments.sets or None)
+    variants = write_class(out, secret, arguments.sets or None, arguments.lang)
     changed = [v.name for v in variants if v.numbers or v.points]
-    print(f"class_variant: wrote {len(variants)} sets into {arguments.out}/source")
+    print(f"class_variant: wrote {len(variants)} sets into {out}/source")
     print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
-    print(f"  next: cd {arguments.out} && nbgrader generate_assignment '*' --force")
+    print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")
 
 
 if __name__ == "__main__":

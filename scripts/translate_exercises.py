@@ -387,13 +387,18 @@ def is_translated(name: str, lang: str) -> bool:
 # --------------------------------------------------------------------------- building
 
 
-def built_source(name: str, lang: str, catalog: Catalog) -> nbformat.NotebookNode:
+def built_source(
+    name: str, lang: str, catalog: Catalog, english: nbformat.NotebookNode | None = None
+) -> nbformat.NotebookNode:
     """The translated teacher source: Markdown and comments as in a lesson, the check strings
     translated, the widgets told the language, and ``metadata.minigrad.language`` (which the
     checks and autograding speak). Cell metadata (nbgrader's ids, points) is kept; outputs
-    are not."""
+    are not. ``english`` translates another English version of the set than its source (a
+    class variant's, whose code differs from it in numbers only)."""
     done = lessons.translations(catalog)
-    nb = copy.deepcopy(nbformat.read(source_path(name), as_version=4))
+    if english is None:
+        english = nbformat.read(source_path(name), as_version=4)
+    nb = copy.deepcopy(english)
     widgets_told = False
     for cell in nb.cells:
         if cell.cell_type == "markdown":

@@ -125,7 +125,11 @@ def test_a_class_gets_other_numbers_and_another_key(variants, name):
     for (grade_id, index), found in variant_key.items():
         computed = "expected" in found.get("computed", [])  # from public points, as it grades
         if class_variant.exercise_of(grade_id) in varied and "expected" in found and not computed:
-            assert not _same(found["expected"], template_key[grade_id, index]["expected"])
+            before = template_key[grade_id, index]["expected"]
+            if isinstance(before, bool | str):  # a choice beside a number (c.grad is None)
+                assert found["expected"] == before
+                continue
+            assert not _same(found["expected"], before)
 
 
 def test_two_secrets_give_two_keys(variants):
@@ -343,3 +347,137 @@ def test_the_student_archive_can_carry_a_class_release(tmp_path):
     }
     public = student_release.student_files(wheel)
     assert sum("/exercises/" in name for name in public) == 18
+
+
+# --------------------------------------------------------------------------- other languages
+# A class taught in Russian or Chinese (class_variant.py --lang), under real nbgrader: in
+# Russian, set 03 (a drawn number in the statement's prose, where Russian writes a decimal
+# comma) and set 07 (numbers in a code block, drawn points); in Chinese, set 01 (numbers in
+# the prose and in a code block).
+TRANSLATED = {
+    "ru": ["03_backward_step_by_step", "07_differentiating_twice"],
+    "zh_CN": ["01_gradients"],
+}
+SCRIPT = {"ru": "[\u0400-\u04ff]", "zh_CN": "[\u4e00-\u9fff]"}
+
+
+def test_numbers_in_prose_are_replaced_whole_and_as_the_language_writes_them():
+    numbers = {"1.5": "2.25", "2.0": "0.5", "3": "4"}
+    english = "At $x = 1.5$ and `y = 2.0`, not 11.5 nor 1.55 (exercise 3)."
+    assert class_variant.substitute_in_prose(english, numbers) == (
+        "At $x = 2.25$ and `y = 0.5`, not 11.5 nor 1.55 (exercise 3)."
+    )
+    russian = "В точке 1,5 (в коде `x = 1.5`, в формуле $f(1{,}5)$), а не 1,55; 2.0 и 2,0."
+    assert class_variant.substitute_in_prose(russian, numbers, decimal_comma=True) == (
+        "В точке 2,25 (в коде `x = 2.25`, в формуле $f(2{,}25)$), а не 1,55; 0.5 и 0,5."
+    )
+    assert class_variant.substitute_in_prose("1,5", numbers) == "1,5"  # a list, in English
+
+
+def test_a_check_name_that_is_a_formula_gets_the_number_and_a_hint_does_not():
+    code = 'mc.check_value("f\'(1.5)", d, hint="Evaluate at 1.5.", points=[1.5])'
+    assert class_variant.substitute_numbers(code, {"1.5": "0.7"}, in_code=False) == (
+        'mc.check_value("f\'(0.7)", d, hint="Evaluate at 1.5.", points=[1.5])'
+    )
+
+
+@pytest.fixture(scope="module", params=sorted(TRANSLATED))
+def translated_class(request, variants, tmp_path_factory) -> tuple[str, Course]:
+    """A class's course folder in one language, as ``class_variant.py --lang`` writes it,
+    with its sets released and three submissions of each autograded: the class's teacher's
+    answers (in that language), the untouched release and the first wrong answer of each
+    exercise."""
+    lang = request.param
+    root = tmp_path_factory.mktemp(f"class-{lang}")
+    with pytest.MonkeyPatch.context() as patch:  # the class's secret, as a teacher gives it
+        patch.setenv(class_variant.SECRET_VARIABLE, SECRET)
+        class_variant.main(["--lang", lang, "--out", str(root), *TRANSLATED[lang]])
+    env = course_environment(root)
+    env.pop("LANGUAGE", None)  # the language must come from the notebook, not the locale
+    course = Course(root=root, env=env)
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name in TRANSLATED[lang]:
+        release = course.release(name)
+        translated = class_variant.Variant(
+            **{**vars(variants[name]), "nb": _class_source(course, name)}
+        )
+        course.submit("solution", name, class_submission(release, translated))
+        course.submit("untouched", name, release)
+        course.submit("wrong-0", name, class_submission(release, translated, 0))
+    course.nbgrader("autograde", "*", "--force")
+    return lang, course
+
+
+def _class_source(course: Course, name: str):
+    return nbformat.read(course.root / "source" / name / f"{name}.ipynb", as_version=4)
+
+
+def _written(value: str, lang: str) -> list[str]:
+    """The ways a statement in ``lang`` writes a drawn number (in code, always ``2.5``)."""
+    if lang in class_variant.DECIMAL_COMMA:
+        return [value, value.replace(".", ","), value.replace(".", "{,}")]
+    return [value]
+
+
+def test_a_translated_class_has_the_english_class_numbers_and_key(variants, translated_class):
+    lang, course = translated_class
+    for name in TRANSLATED[lang]:
+        source, english = _class_source(course, name), variants[name].nb
+        assert source.metadata["minigrad"]["language"] == lang
+        assert _key(source) == _key(english)  # expected values, fingerprints, points, mistakes
+
+        def code(nb) -> list[str]:  # the solutions, as Python reads them (comments translated)
+            return [
+                ast.dump(ast.parse(c.source)) for c in nb.cells if nbgrader_meta(c).get("solution")
+            ]
+
+        assert code(source) == code(english)
+        # The statements are the language's, with the class's numbers where the English
+        # class's statements have them.
+        statements = [c.source for c in source.cells if c.cell_type == "markdown"]
+        assert all(re.search(SCRIPT[lang], text) for text in statements[1:])
+        english_statements = [c.source for c in english.cells if c.cell_type == "markdown"]
+        drawn = [v for numbers in variants[name].numbers.values() for v in numbers.values()]
+        assert drawn  # the test's sets have numbers in their statements
+        for value in drawn:
+            here = sum(any(w in text for w in _written(value, lang)) for text in statements)
+            assert here == sum(value in text for text in english_statements), (name, value)
+
+
+def test_a_translated_class_release_is_in_its_language_and_holds_no_key(
+    variants, translated_class, tracked_text
+):
+    lang, course = translated_class
+    flat = " ".join(tracked_text.split())
+    for name in TRANSLATED[lang]:
+        release_file = course.root / "release" / name / f"{name}.ipynb"
+        assert course.release(name).metadata["minigrad"]["language"] == lang
+        text = " ".join(_text_of(release_file).split())
+        assert re.search(SCRIPT[lang], text)
+        assert "BEGIN HIDDEN TESTS" not in text and "BEGIN SOLUTION" not in text
+        key = _long_numbers_in(" ".join(variants[name].expected.values()))
+        assert key and not key & _long_numbers_in(text)
+        assert not key & _long_numbers_in(tracked_text)
+        template = class_variant.translation_tool().translated_source_path(lang, name)
+        template_cells = by_id(nbformat.read(template, as_version=4))
+        for cell in grade_cells(_class_source(course, name)):
+            hidden = class_variant.hidden_tests_of(cell.source)
+            grade_id = nbgrader_meta(cell)["grade_id"]
+            if hidden != class_variant.hidden_tests_of(template_cells[grade_id].source):
+                line = " ".join(hidden.split())
+                assert line not in flat and line not in text, line[:80]
+
+
+def test_a_translated_class_is_graded_on_its_numbers(variants, translated_class):
+    lang, course = translated_class
+    for name in TRANSLATED[lang]:
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        score, _, cells = course.scores("untouched", name)
+        assert score == 0, (name, cells)
+        graded = by_id(course.autograded("wrong-0", name))
+        _, _, cells = course.scores("wrong-0", name)
+        for answer_id in variants[name].wrong:
+            check_id = class_variant.exercise_of(answer_id) + "_check"
+            assert cells[check_id] == 0, f"{lang} {name}: {check_id} gave points for a wrong answer"
+            assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)

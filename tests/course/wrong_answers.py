@@ -113,6 +113,13 @@ x.grad.zero_()
 y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
 J = mg.stack([first_row, x.grad])"""
 
+ROWS_TRANSPOSED = """\
+y.backward(gradient=mg.tensor([1.0, 0.0], dtype=mg.float64), retain_graph=True)
+first_row = x.grad.tolist()
+x.grad = None
+y.backward(gradient=mg.tensor([0.0, 1.0], dtype=mg.float64))
+J = [list(column) for column in zip(first_row, x.grad.tolist())]"""
+
 STEP_UPHILL = """\
 w = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
 b = mg.tensor(0.0, dtype=mg.float64, requires_grad=True)
@@ -162,9 +169,10 @@ WRONG = {
             ),
             ("w = mg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])", "requires_grad=True"),
         ],
+        # Written with the statement's x = 3.0, which class variants change.
         "ex3_answer": [
-            ("x_grad = 6.0\nc_grad_is_none = True", "Keep the constant factor"),
-            ("x_grad = 12\nc_grad_is_none = False", "computes gradients only for those"),
+            ("x_grad = 2 * 3.0\nc_grad_is_none = True", "Keep the constant factor"),
+            ("x_grad = 4 * 3.0\nc_grad_is_none = False", "computes gradients only for those"),
         ],
         "ex4_answer": [
             ("dz_dx = 9.75\ndz_dy = 12.5", "is negative"),
@@ -262,6 +270,7 @@ WRONG = {
         "ex3_answer": [
             (ROWS_NOT_CLEARED, "clear it between the two calls"),
             (ROWS_ONE_TENSOR, "Both rows are one tensor"),
+            (ROWS_TRANSPOSED, "you wrote Jᵀ"),
         ],
     },
     "07_differentiating_twice": {

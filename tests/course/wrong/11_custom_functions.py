@@ -62,6 +62,7 @@ WRONG = {
     "ex3_answer": [
         (HYPOT.format("grad_output * b / r, grad_output * a / r"), "swapped"),
         (HYPOT.format("grad_output * a / (2 * r), grad_output * b / (2 * r)"), "Half of the"),
+        (HYPOT.format("a / r, b / r"), "each must be multiplied by grad_output"),
     ],
     "ex4_answer": [(LOG_COSH_WITH_NUMPY, "has no history")],
 }
