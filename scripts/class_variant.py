@@ -28,8 +28,10 @@ file is copied as it is. For a set with one, this command
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
    answer whose hint it carries (or from the right answer of another check that it names);
 4. draws again when the solution fails on the new numbers, when two of a check's
-   fingerprints coincide (a mistake would pass for the answer), or when a value of the key
-   is written in a file of this repository (cos(1), say), where a search would find it.
+   fingerprints coincide (a mistake would pass for the answer), when a value of the key
+   is written in a file of this repository (cos(1), say), where a search would find it, or
+   when a hidden test's value would be the repository's own (a + 1 + 2b is 8 for a = 2,
+   b = 2.5 as for a = 1, b = 3): then the public key would score.
 
 The template of a set is the teacher's version in ``teacher/source``, with its numbers as
 defaults: with no variant drawn, steps 2 and 3 give back its own fingerprints and expected
@@ -656,6 +658,9 @@ def build_variant(
                 node = call.keyword("expected")
                 # Values a hidden test computes at points it computes are left to it.
                 if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
+                    if (numbers or points) and _same_number(value, _literal_value(node)):
+                        # The repository's answer would score here: a copied key, marks.
+                        raise VariantError(f"{name} {grade_id}: {call.name} is the public value")
                     edits.replace(node, as_literal(value))
                     expected[grade_id, index, call.name] = as_literal(value)
                 continue
@@ -685,6 +690,27 @@ def build_variant(
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
         cell.source = formatted(edits.result())
     return Variant(name, nb, wrong_here, numbers, points, expected)
+
+
+def _literal_value(node: ast.AST) -> Any:
+    """What an ``expected=`` literal of the template stands for (``0.5 / 3.0`` too); None for
+    anything else."""
+    try:
+        return eval(compile(ast.Expression(node), "<key>", "eval"), {"__builtins__": {}})  # noqa: S307
+    except Exception:  # noqa: BLE001 - a name or a call: not a number written in the key
+        return None
+
+
+def _same_number(value: Any, public: Any) -> bool:
+    """Whether ``value`` is the number (or array of numbers) ``public`` within the checks'
+    tolerance; choices and words (``True``, ``"MulBackward0"``) are never numbers here."""
+    if public is None or isinstance(public, bool | str) or isinstance(value, bool | str):
+        return False
+    try:
+        mine, theirs = np.asarray(value, float), np.asarray(public, float)
+    except (TypeError, ValueError):
+        return False
+    return mine.shape == theirs.shape and bool(np.allclose(mine, theirs, rtol=1e-6, atol=0))
 
 
 def _mistake_source(

@@ -132,6 +132,24 @@ def test_a_class_gets_other_numbers_and_another_key(variants, name):
             assert not _same(found["expected"], before)
 
 
+def test_a_draw_that_gives_a_hidden_test_the_repositorys_value_is_drawn_again():
+    name = "04_accumulation_and_zeroing"
+    template = class_variant.read_source(name)
+    found = class_variant.declaration(name)
+    wrong = class_variant.wrong_answers().get(name, {})
+    points = {"remembering(steps)": ([1, 6, 11], [1, 6, 11])}  # exercise 3's, drawn as usual
+    # b.grad = a + 1 + 2b is 8 for a = 2, b = 2.5, as for the repository's a = 1, b = 3: the
+    # public key would score. a = 2.5, b = 2 gives 7.5, and the class keeps its draw.
+    with pytest.raises(class_variant.VariantError, match="b.grad is the public value"):
+        class_variant.build_variant(
+            name, template, wrong, found, {"ex1": {"1.0": "2.0", "3.0": "2.5"}}, points
+        )
+    kept = class_variant.build_variant(
+        name, template, wrong, found, {"ex1": {"1.0": "2.5", "3.0": "2.0"}}, points
+    )
+    assert kept.expected[next(key for key in kept.expected if key[2] == "b.grad")] == "7.5"
+
+
 def test_two_secrets_give_two_keys(variants):
     """Over three sets: one set alone may give two classes the same numbers (set 08 has five
     values to draw from), three sets together practically never."""
