@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import profiling
+from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
 from .graph import post_order
@@ -156,6 +157,7 @@ class BackwardPass:
                 node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
+        self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
 
     def __iter__(self) -> Iterator[Step]:
         """The steps one at a time. Each node runs in the pass's grad mode (recording only
@@ -188,7 +190,15 @@ class BackwardPass:
         """The ready-queue loop: run the newest node whose gradients have all arrived.
 
         ``watched``: someone reads the steps (iterating over the pass), so each node's
-        ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it)."""
+        ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it).
+
+        The gradients are Tensors when someone can see them: the derivative's graph is
+        recorded (``create_graph``), the steps are read, or a profiler times the ops of
+        each derivative. Otherwise they are plain numpy arrays, and each derivative rule
+        runs on arrays (``minigrad.alike``): nobody differentiates them again, and a
+        Tensor for every intermediate gradient costs more than the arithmetic. A hook, a
+        captured gradient and a leaf's ``.grad`` still get Tensors."""
+        self.on_arrays = not (watched or self.create_graph or profiling.active)
         # What reached each node: (sender, gradient), and for a node with several outputs
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
@@ -210,7 +220,7 @@ class BackwardPass:
                 heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
         for edge, seed in self.roots:
-            deliver(edge, None, seed, False)
+            deliver(edge, None, seed._array if self.on_arrays else seed, False)
         index = 0
         seen: set[Node] = set()
         while ready:
@@ -256,21 +266,26 @@ class BackwardPass:
         single = node.num_outputs == 1
         # The hooks of the tensor this node made (of the first output, if there are several).
         hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
+        on_arrays = self.on_arrays
         if single:
             grad = contributions[0][1]
             if len(contributions) > 1:
                 for _, more in contributions[1:]:
                     grad = grad + more
+                if on_arrays:  # numpy sums 0-d arrays into scalars
+                    grad = np.asarray(grad)
             grads: list[Tensor | None] = [grad]
         else:  # a user's Function with several outputs: one sum per output
             grads = _sum_per_output(node, contributions)
+            if on_arrays:
+                grads = [None if g is None else np.asarray(g) for g in grads]
         if grads[0] is not None and (hooks or node.retained_tensor is not None):
             grads[0] = self._tensor_hooks(node, hooks, grads[0])
         if node.pre_hooks:
             for hook in node.pre_hooks:
-                replaced = hook(tuple(grads))
+                replaced = hook(_tensors(grads))
                 if replaced is not None:
-                    grads = list(replaced)
+                    grads = _same_kind(replaced, on_arrays)
         if self.targets:
             for output_nr, grad in enumerate(grads):
                 self._capture(node, output_nr, grad)
@@ -286,14 +301,16 @@ class BackwardPass:
             return grad_in, nothing, step
         if profiling.active:
             grads_out = profiling.timed(node.name(), node, *([grad_in] if single else grads))
+        elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
+            grads_out = node(*_tensors(grads))
         else:
             grads_out = node(grad_in) if single else node(*grads)
         if node.post_hooks:
             for hook in node.post_hooks:
-                replaced = hook(tuple(grads_out), tuple(grads))
+                replaced = hook(_tensors(grads_out), _tensors(grads))
                 if replaced is not None:
                     grads_out = tuple(replaced)
-        grads_out = _gradients_to_send(node, grads_out)
+        grads_out = _gradients_to_send(node, grads_out, on_arrays)
         released = not self.retain_graph and node.release_saved_tensors()
         if not watched:
             return grad_in, grads_out, None
@@ -305,6 +322,9 @@ class BackwardPass:
         ``retain_grad``."""
         # A hook may ask which pass it runs in (register_multi_grad_hook does).
         outer, _hooks_running.backward_pass = current_pass(), self
+        on_arrays = self.on_arrays
+        if on_arrays:  # a hook is given a Tensor, whatever the pass runs on
+            grad = Tensor(grad)
         try:
             for hook in hooks:
                 replaced = hook(grad)
@@ -316,7 +336,7 @@ class BackwardPass:
             retained = node.retained_tensor()
             if retained is not None:  # `is not None`: a tensor's truth value is its value
                 accumulate_into(retained, grad, self.create_graph)
-        return grad
+        return grad._array if on_arrays else grad
 
     def _accumulate(
         self,
@@ -341,7 +361,7 @@ class BackwardPass:
         for hook in leaf._post_accumulate_grad_hooks:
             _check_returns_none(hook(leaf))
         for hook in node.post_hooks:
-            hook((), (grad,))
+            hook((), _tensors((grad,)))
         if not watched:
             return None
         return Step(index, node, _frozen(contributions), grad, (), leaf, before, after)
@@ -367,7 +387,10 @@ class BackwardPass:
         if position is None or grad is None:
             return
         if not self.accumulate_into_inputs:
-            self.captured[position] = grad if self.create_graph else grad.detach()
+            if self.create_graph:
+                self.captured[position] = grad
+            else:
+                self.captured[position] = Tensor(grad) if self.on_arrays else grad.detach()
         elif not isinstance(node, AccumulateGrad) and not self.inputs[position].retains_grad:
             accumulate_into(self.inputs[position], grad, self.create_graph)
 
@@ -453,7 +476,7 @@ def _leaves_given_new_gradients(
         for child, grad in leaves
         if (times_sent is None or times_sent[id(grad)] == 1)
         and grad is not grad_in
-        and grad._array.base is None
+        and (grad if grad.__class__ is np.ndarray else grad._array).base is None
     ]
 
 
@@ -490,11 +513,14 @@ def _ones_like(output: Tensor) -> Tensor:
     return Tensor(np.ones_like(output._array))
 
 
-def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
+def _gradients_to_send(
+    node: Node, grads: tuple[Any, ...], on_arrays: bool
+) -> tuple[Tensor | None, ...]:
     """What ``node`` sends to each of its ``next_functions``, given what its backward
     returned: each gradient summed back to its input's shape if that was broadcast, and cast
     to its dtype. An input that needs no gradient (a number, a constant) is sent None,
-    whatever the backward returned for it."""
+    whatever the backward returned for it. ``on_arrays``: the pass runs on numpy arrays,
+    so a Tensor returned (by a rule for Tensors only, or a hook) is sent as its array."""
     metadata, edges = node.input_metadata, node.next_functions
     if len(grads) != len(edges):  # checked once here: the engine then zips without strict=
         raise RuntimeError(
@@ -506,29 +532,48 @@ def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Te
         if child is None or grad is None:
             sent.append(None)
             continue
-        if not isinstance(grad, Tensor):
-            raise TypeError(
-                f"function {node.name()} returned a gradient that is not a Tensor "
-                f"at index {i}: {type(grad).__name__}"
-            )
+        if grad.__class__ is not np.ndarray or not on_arrays:
+            if isinstance(grad, Tensor):
+                if on_arrays:
+                    grad = grad._array
+            elif on_arrays and isinstance(grad, np.generic):  # numpy's result on 0-d arrays
+                grad = np.asarray(grad)
+            else:
+                raise TypeError(
+                    f"function {node.name()} returned a gradient that is not a Tensor "
+                    f"at index {i}: {type(grad).__name__}"
+                )
         if metadata is not None:
             shape, dtype = metadata[i]
-            array = grad._array
+            array = grad if on_arrays else grad._array
             if array.shape != shape:  # only a broadcast gradient needs summing
-                if not can_sum_to(grad.shape, shape):
+                if not can_sum_to(array.shape, shape):
                     raise RuntimeError(
                         f"Function {node.name()} returned an invalid gradient at index {i} - "
-                        f"got {list(grad.shape)} but expected shape compatible with "
+                        f"got {list(array.shape)} but expected shape compatible with "
                         f"{list(shape)}"
                     )
-                grad = grad.sum_to_size(shape)
-                array = grad._array
+                grad = summed_to(grad, shape)
+                array = grad if on_arrays else grad._array
             # `is not` first: numpy has one dtype object per built-in type, and `!=` between
             # two costs as much as a small multiplication.
             if array.dtype is not dtype and array.dtype != dtype:
-                grad = grad.to(dtype)
+                grad = grad.astype(dtype) if on_arrays else grad.to(dtype)
         sent.append(grad)
     return tuple(sent)
+
+
+def _tensors(grads: Sequence[Any]) -> tuple[Tensor | None, ...]:
+    """Gradients as a hook or a rule for Tensors sees them: arrays wrapped as Tensors."""
+    arrays = np.ndarray | np.generic
+    return tuple(Tensor(np.asarray(g)) if isinstance(g, arrays) else g for g in grads)
+
+
+def _same_kind(grads: Sequence[Any], on_arrays: bool) -> list[Any]:
+    """What a node's pre-hook returned, as the pass carries gradients (arrays or Tensors)."""
+    if not on_arrays:
+        return list(grads)
+    return [g._array if isinstance(g, Tensor) else g for g in grads]
 
 
 def _check_returns_none(returned: Any) -> None:
