@@ -244,12 +244,24 @@ class BackwardPass:
             # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
             for edge, grad in zip(node.next_functions, grads_out):
                 child = edge[0]
-                if child is not None and child in needed:
-                    if not owned_checked and isinstance(child, AccumulateGrad):
-                        given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
-                        self._owned.update(given)
-                        owned_checked = True
-                    deliver(edge, node, grad, True)
+                if child is None or child not in needed:
+                    continue
+                if not owned_checked and isinstance(child, AccumulateGrad):
+                    given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
+                    self._owned.update(given)
+                    owned_checked = True
+                # deliver(edge, node, grad, True), written out: it runs for every edge
+                if grad is not None:
+                    arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
+                    waiting = arrivals.get(child)
+                    if waiting is None:
+                        arrivals[child] = [arrival]
+                    else:
+                        waiting.append(arrival)
+                left = dependencies[child] = dependencies[child] - 1
+                if left == 0:
+                    first = 0 if isinstance(child, AccumulateGrad) else 1
+                    heapq.heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
             index += 1
             if step is not None:
                 yield step
@@ -527,40 +539,55 @@ def _gradients_to_send(
             f"function {node.name()} returned an incorrect number of gradients "
             f"(expected {len(edges)}, got {len(grads)})"
         )
+    kind = np.ndarray if on_arrays else Tensor
     sent: list[Tensor | None] = []
     for i, ((child, _), grad) in enumerate(zip(edges, grads)):
         if child is None or grad is None:
             sent.append(None)
             continue
-        if grad.__class__ is not np.ndarray or not on_arrays:
-            if isinstance(grad, Tensor):
-                if on_arrays:
-                    grad = grad._array
-            elif on_arrays and isinstance(grad, np.generic):  # numpy's result on 0-d arrays
-                grad = np.asarray(grad)
-            else:
-                raise TypeError(
-                    f"function {node.name()} returned a gradient that is not a Tensor "
-                    f"at index {i}: {type(grad).__name__}"
-                )
+        if grad.__class__ is not kind:
+            grad = _of_kind(node, i, grad, on_arrays)
         if metadata is not None:
             shape, dtype = metadata[i]
             array = grad if on_arrays else grad._array
-            if array.shape != shape:  # only a broadcast gradient needs summing
-                if not can_sum_to(array.shape, shape):
-                    raise RuntimeError(
-                        f"Function {node.name()} returned an invalid gradient at index {i} - "
-                        f"got {list(array.shape)} but expected shape compatible with "
-                        f"{list(shape)}"
-                    )
-                grad = summed_to(grad, shape)
-                array = grad if on_arrays else grad._array
             # `is not` first: numpy has one dtype object per built-in type, and `!=` between
             # two costs as much as a small multiplication.
-            if array.dtype is not dtype and array.dtype != dtype:
-                grad = grad.astype(dtype) if on_arrays else grad.to(dtype)
+            if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
+                grad = _fitted(node, i, grad, array, shape, dtype)
         sent.append(grad)
     return tuple(sent)
+
+
+def _of_kind(node: Node, i: int, grad: Any, on_arrays: bool) -> Any:
+    """A gradient that ``node`` returned as the pass carries them: a Tensor's array in a pass
+    on arrays (from a rule for Tensors only, or a hook), a numpy scalar as a 0-d array
+    (numpy's result on 0-d arrays); PyTorch's error for anything but a Tensor."""
+    if isinstance(grad, Tensor):
+        return grad._array if on_arrays else grad
+    if on_arrays and isinstance(grad, np.ndarray | np.generic):
+        return np.asarray(grad)
+    raise TypeError(
+        f"function {node.name()} returned a gradient that is not a Tensor "
+        f"at index {i}: {type(grad).__name__}"
+    )
+
+
+def _fitted(
+    node: Node, i: int, grad: Any, array: np.ndarray, shape: tuple[int, ...], dtype: np.dtype
+) -> Any:
+    """A gradient fitted to its input: summed back to ``shape`` if that was broadcast, and
+    cast to ``dtype`` (``array`` is the gradient's array, the gradient itself on arrays)."""
+    if array.shape != shape:  # only a broadcast gradient needs summing
+        if not can_sum_to(array.shape, shape):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - "
+                f"got {list(array.shape)} but expected shape compatible with {list(shape)}"
+            )
+        grad = summed_to(grad, shape)
+        array = grad if grad.__class__ is np.ndarray else grad._array
+    if array.dtype != dtype:
+        grad = grad.astype(dtype) if grad.__class__ is np.ndarray else grad.to(dtype)
+    return grad
 
 
 def _tensors(grads: Sequence[Any]) -> tuple[Tensor | None, ...]:

@@ -450,8 +450,13 @@ class BackwardNode(Node, Context):
                 if value._base is not None:
                     value.grad_fn  # noqa: B018 - a view changed in place gets its history again
                 if value._requires_grad:
-                    node = value._grad_fn  # a leaf's edge is its AccumulateGrad: _edge()
-                    edges.append((node, value._output_nr) if node is not None else value._edge())
+                    node = value._grad_fn
+                    if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
+                        accumulator = value._accumulator
+                        node = accumulator() if accumulator is not None else None
+                        edges.append((node, 0) if node is not None else value._edge())
+                    else:
+                        edges.append((node, value._output_nr))
                     needs_grad.append(True)
                 else:  # a constant: what _edge() gives, without asking
                     edges.append(NO_EDGE)
@@ -511,9 +516,14 @@ class BackwardNode(Node, Context):
         unpacked = []
         for saved in self._saved:
             if isinstance(saved, SavedTensor):
-                if saved.is_modified():
-                    raise saved.modified_error(self)
-                saved = saved.unpacked_array(self) if as_arrays else saved.unpack(self)
+                if saved.checks_versions and saved.version_counter.value != saved.saved_version:
+                    raise saved.modified_error(self)  # is_modified(), written out
+                if not as_arrays:
+                    saved = saved.unpack(self)
+                elif saved.unpack_hook is None:  # unpacked_array(), written out
+                    saved = saved.tensor._array if saved.tensor is not None else saved.array
+                else:
+                    saved = saved.unpacked_array(self)
             elif as_arrays and saved is not None:  # a wrapped number, kept as its Tensor:
                 saved = saved._array.item()  # as a Python number, float32 * 2.5 is float32
             unpacked.append(saved)
