@@ -82,6 +82,8 @@ class RsubScalar(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, number: Any = 0) -> np.ndarray:
+        if a.dtype.kind == "f" and number.__class__ in (int, float, bool):
+            return number - a  # a float tensor's type, as in PyTorch and (for a number) numpy
         return (number - a).astype(dtypes.result_type([number, constant(a)]), copy=False)
 
     @staticmethod
