@@ -792,10 +792,6 @@ class Function:
     # A user's backward may return a tensor it also keeps (in ctx, say): never adopted as
     # .grad. The built-in ops, whose backwards return new tensors, set this to True.
     returns_new_gradients: bool = False
-    # Whether backward is written only with what numpy arrays and Tensors do alike
-    # (``grad * b``, ``-grad``, ``grad @ m`` and minigrad.alike's helpers): then a backward
-    # pass that records nothing runs it on plain arrays. A user's Function gets Tensors.
-    backward_on_arrays: bool = False
     # The type of this Function's nodes, made with the class and named as PyTorch names it
     # (CubeBackward; MulBackward0 for a built-in op), on top of _node_base.
     _node_class: type[BackwardNode]
@@ -808,7 +804,8 @@ class Function:
             "__module__": cls.__module__,
             "function": cls,
             "returns_new_gradients": cls.returns_new_gradients,
-            "takes_arrays": cls.backward_on_arrays,
+            # A built-in op's rule may run on arrays (Op.backward_on_arrays); a user's never.
+            "takes_arrays": getattr(cls, "backward_on_arrays", False),
         }
         cls._node_class = type(cls.node_name(), (cls._node_base,), what_every_node_shares)
 

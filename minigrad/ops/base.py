@@ -41,6 +41,11 @@ class Op(Function):
     """
 
     jvp_formula: str = ""
+    # Whether backward is written only with what numpy arrays and Tensors do alike
+    # (``grad * b``, ``-grad``, ``grad @ m`` and the helpers of minigrad.alike): then a
+    # backward pass that records nothing runs it on plain arrays, its saved tensors given
+    # as arrays too. Otherwise it gets Tensors, as with create_graph.
+    backward_on_arrays = False
 
     returns_new_gradients = True
     _node_base = BackwardNode
