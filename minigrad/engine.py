@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import profiling
+from . import profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
@@ -193,12 +193,15 @@ class BackwardPass:
         ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it).
 
         The gradients are Tensors when someone can see them: the derivative's graph is
-        recorded (``create_graph``), the steps are read, or a profiler times the ops of
-        each derivative. Otherwise they are plain numpy arrays, and each derivative rule
+        recorded (``create_graph``), the steps are read, a profiler times the ops of each
+        derivative, or a forward-mode dual level is open (tangents live on Tensors).
+        Otherwise they are plain numpy arrays, and each derivative rule
         runs on arrays (``minigrad.alike``): nobody differentiates them again, and a
         Tensor for every intermediate gradient costs more than the arithmetic. A hook, a
         captured gradient and a leaf's ``.grad`` still get Tensors."""
-        self.on_arrays = not (watched or self.create_graph or profiling.active)
+        self.on_arrays = not (
+            watched or self.create_graph or profiling.active or tangents.open_levels
+        )
         # What reached each node: (sender, gradient), and for a node with several outputs
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
