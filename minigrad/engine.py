@@ -206,6 +206,7 @@ class BackwardPass:
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
+        heappush, heappop = heapq.heappush, heapq.heappop
         tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
@@ -220,14 +221,14 @@ class BackwardPass:
             if dependencies[node] == 0:
                 # Leaves first, then the newest node: the order PyTorch's engine uses.
                 first = 0 if isinstance(node, AccumulateGrad) else 1
-                heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
+                heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
         for edge, seed in self.roots:
             deliver(edge, None, seed._array if self.on_arrays else seed, False)
         index = 0
         seen: set[Node] = set()
         while ready:
-            node = heapq.heappop(ready)[-1]
+            node = heappop(ready)[-1]
             if node in seen:  # a root pushed again while waiting: it runs once
                 continue
             seen.add(node)
@@ -264,7 +265,7 @@ class BackwardPass:
                 left = dependencies[child] = dependencies[child] - 1
                 if left == 0:
                     first = 0 if isinstance(child, AccumulateGrad) else 1
-                    heapq.heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
+                    heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
             index += 1
             if step is not None:
                 yield step
@@ -544,19 +545,20 @@ def _gradients_to_send(
         )
     kind = np.ndarray if on_arrays else Tensor
     sent: list[Tensor | None] = []
-    for i, ((child, _), grad) in enumerate(zip(edges, grads)):
+    fits = metadata if metadata is not None else itertools.repeat(None)
+    for (child, _), grad, fit in zip(edges, grads, fits):
         if child is None or grad is None:
             sent.append(None)
             continue
         if grad.__class__ is not kind:
-            grad = _of_kind(node, i, grad, on_arrays)
-        if metadata is not None:
-            shape, dtype = metadata[i]
+            grad = _of_kind(node, len(sent), grad, on_arrays)
+        if fit is not None:
+            shape, dtype = fit
             array = grad if on_arrays else grad._array
             # `is not` first: numpy has one dtype object per built-in type, and `!=` between
             # two costs as much as a small multiplication.
             if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
-                grad = _fitted(node, i, grad, array, shape, dtype)
+                grad = _fitted(node, len(sent), grad, array, shape, dtype)
         sent.append(grad)
     return tuple(sent)
 
