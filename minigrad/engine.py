@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from . import profiling
+from . import profiling, tangents
+from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
 from .graph import post_order
@@ -156,6 +157,7 @@ class BackwardPass:
                 node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
+        self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
 
     def __iter__(self) -> Iterator[Step]:
         """The steps one at a time. Each node runs in the pass's grad mode (recording only
@@ -188,11 +190,23 @@ class BackwardPass:
         """The ready-queue loop: run the newest node whose gradients have all arrived.
 
         ``watched``: someone reads the steps (iterating over the pass), so each node's
-        ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it)."""
+        ``Step`` is made and yielded, and no leaf adopts a gradient (a step shows it).
+
+        The gradients are Tensors when someone can see them: the derivative's graph is
+        recorded (``create_graph``), the steps are read, a profiler times the ops of each
+        derivative, or a forward-mode dual level is open (tangents live on Tensors).
+        Otherwise they are plain numpy arrays, and each derivative rule
+        runs on arrays (``minigrad.alike``): nobody differentiates them again, and a
+        Tensor for every intermediate gradient costs more than the arithmetic. A hook, a
+        captured gradient and a leaf's ``.grad`` still get Tensors."""
+        self.on_arrays = not (
+            watched or self.create_graph or profiling.active or tangents.open_levels
+        )
         # What reached each node: (sender, gradient), and for a node with several outputs
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
         ready: list[tuple[int, int, int, Node]] = []
+        heappush, heappop = heapq.heappush, heapq.heappop
         tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
@@ -207,14 +221,14 @@ class BackwardPass:
             if dependencies[node] == 0:
                 # Leaves first, then the newest node: the order PyTorch's engine uses.
                 first = 0 if isinstance(node, AccumulateGrad) else 1
-                heapq.heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
+                heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
 
         for edge, seed in self.roots:
-            deliver(edge, None, seed, False)
+            deliver(edge, None, seed._array if self.on_arrays else seed, False)
         index = 0
         seen: set[Node] = set()
         while ready:
-            node = heapq.heappop(ready)[-1]
+            node = heappop(ready)[-1]
             if node in seen:  # a root pushed again while waiting: it runs once
                 continue
             seen.add(node)
@@ -234,12 +248,24 @@ class BackwardPass:
             # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
             for edge, grad in zip(node.next_functions, grads_out):
                 child = edge[0]
-                if child is not None and child in needed:
-                    if not owned_checked and isinstance(child, AccumulateGrad):
-                        given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
-                        self._owned.update(given)
-                        owned_checked = True
-                    deliver(edge, node, grad, True)
+                if child is None or child not in needed:
+                    continue
+                if not owned_checked and isinstance(child, AccumulateGrad):
+                    given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
+                    self._owned.update(given)
+                    owned_checked = True
+                # deliver(edge, node, grad, True), written out: it runs for every edge
+                if grad is not None:
+                    arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
+                    waiting = arrivals.get(child)
+                    if waiting is None:
+                        arrivals[child] = [arrival]
+                    else:
+                        waiting.append(arrival)
+                left = dependencies[child] = dependencies[child] - 1
+                if left == 0:
+                    first = 0 if isinstance(child, AccumulateGrad) else 1
+                    heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
             index += 1
             if step is not None:
                 yield step
@@ -256,21 +282,26 @@ class BackwardPass:
         single = node.num_outputs == 1
         # The hooks of the tensor this node made (of the first output, if there are several).
         hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
+        on_arrays = self.on_arrays
         if single:
             grad = contributions[0][1]
             if len(contributions) > 1:
                 for _, more in contributions[1:]:
                     grad = grad + more
+                if on_arrays:  # numpy sums 0-d arrays into scalars
+                    grad = np.asarray(grad)
             grads: list[Tensor | None] = [grad]
         else:  # a user's Function with several outputs: one sum per output
             grads = _sum_per_output(node, contributions)
+            if on_arrays:
+                grads = [None if g is None else np.asarray(g) for g in grads]
         if grads[0] is not None and (hooks or node.retained_tensor is not None):
             grads[0] = self._tensor_hooks(node, hooks, grads[0])
         if node.pre_hooks:
             for hook in node.pre_hooks:
-                replaced = hook(tuple(grads))
+                replaced = hook(_tensors(grads))
                 if replaced is not None:
-                    grads = list(replaced)
+                    grads = _same_kind(replaced, on_arrays)
         if self.targets:
             for output_nr, grad in enumerate(grads):
                 self._capture(node, output_nr, grad)
@@ -286,14 +317,16 @@ class BackwardPass:
             return grad_in, nothing, step
         if profiling.active:
             grads_out = profiling.timed(node.name(), node, *([grad_in] if single else grads))
+        elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
+            grads_out = node(*_tensors(grads))
         else:
             grads_out = node(grad_in) if single else node(*grads)
         if node.post_hooks:
             for hook in node.post_hooks:
-                replaced = hook(tuple(grads_out), tuple(grads))
+                replaced = hook(_tensors(grads_out), _tensors(grads))
                 if replaced is not None:
                     grads_out = tuple(replaced)
-        grads_out = _gradients_to_send(node, grads_out)
+        grads_out = _gradients_to_send(node, grads_out, on_arrays)
         released = not self.retain_graph and node.release_saved_tensors()
         if not watched:
             return grad_in, grads_out, None
@@ -305,6 +338,9 @@ class BackwardPass:
         ``retain_grad``."""
         # A hook may ask which pass it runs in (register_multi_grad_hook does).
         outer, _hooks_running.backward_pass = current_pass(), self
+        on_arrays = self.on_arrays
+        if on_arrays:  # a hook is given a Tensor, whatever the pass runs on
+            grad = Tensor(grad)
         try:
             for hook in hooks:
                 replaced = hook(grad)
@@ -316,7 +352,7 @@ class BackwardPass:
             retained = node.retained_tensor()
             if retained is not None:  # `is not None`: a tensor's truth value is its value
                 accumulate_into(retained, grad, self.create_graph)
-        return grad
+        return grad._array if on_arrays else grad
 
     def _accumulate(
         self,
@@ -341,7 +377,7 @@ class BackwardPass:
         for hook in leaf._post_accumulate_grad_hooks:
             _check_returns_none(hook(leaf))
         for hook in node.post_hooks:
-            hook((), (grad,))
+            hook((), _tensors((grad,)))
         if not watched:
             return None
         return Step(index, node, _frozen(contributions), grad, (), leaf, before, after)
@@ -367,7 +403,10 @@ class BackwardPass:
         if position is None or grad is None:
             return
         if not self.accumulate_into_inputs:
-            self.captured[position] = grad if self.create_graph else grad.detach()
+            if self.create_graph:
+                self.captured[position] = grad
+            else:
+                self.captured[position] = Tensor(grad) if self.on_arrays else grad.detach()
         elif not isinstance(node, AccumulateGrad) and not self.inputs[position].retains_grad:
             accumulate_into(self.inputs[position], grad, self.create_graph)
 
@@ -453,7 +492,7 @@ def _leaves_given_new_gradients(
         for child, grad in leaves
         if (times_sent is None or times_sent[id(grad)] == 1)
         and grad is not grad_in
-        and grad._array.base is None
+        and (grad if grad.__class__ is np.ndarray else grad._array).base is None
     ]
 
 
@@ -490,45 +529,83 @@ def _ones_like(output: Tensor) -> Tensor:
     return Tensor(np.ones_like(output._array))
 
 
-def _gradients_to_send(node: Node, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
+def _gradients_to_send(
+    node: Node, grads: tuple[Any, ...], on_arrays: bool
+) -> tuple[Tensor | None, ...]:
     """What ``node`` sends to each of its ``next_functions``, given what its backward
     returned: each gradient summed back to its input's shape if that was broadcast, and cast
     to its dtype. An input that needs no gradient (a number, a constant) is sent None,
-    whatever the backward returned for it."""
+    whatever the backward returned for it. ``on_arrays``: the pass runs on numpy arrays,
+    so a Tensor returned (by a rule for Tensors only, or a hook) is sent as its array."""
     metadata, edges = node.input_metadata, node.next_functions
     if len(grads) != len(edges):  # checked once here: the engine then zips without strict=
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
             f"(expected {len(edges)}, got {len(grads)})"
         )
+    kind = np.ndarray if on_arrays else Tensor
     sent: list[Tensor | None] = []
-    for i, ((child, _), grad) in enumerate(zip(edges, grads)):
+    fits = metadata if metadata is not None else itertools.repeat(None)
+    for (child, _), grad, fit in zip(edges, grads, fits):
         if child is None or grad is None:
             sent.append(None)
             continue
-        if not isinstance(grad, Tensor):
-            raise TypeError(
-                f"function {node.name()} returned a gradient that is not a Tensor "
-                f"at index {i}: {type(grad).__name__}"
-            )
-        if metadata is not None:
-            shape, dtype = metadata[i]
-            array = grad._array
-            if array.shape != shape:  # only a broadcast gradient needs summing
-                if not can_sum_to(grad.shape, shape):
-                    raise RuntimeError(
-                        f"Function {node.name()} returned an invalid gradient at index {i} - "
-                        f"got {list(grad.shape)} but expected shape compatible with "
-                        f"{list(shape)}"
-                    )
-                grad = grad.sum_to_size(shape)
-                array = grad._array
+        if grad.__class__ is not kind:
+            grad = _of_kind(node, len(sent), grad, on_arrays)
+        if fit is not None:
+            shape, dtype = fit
+            array = grad if on_arrays else grad._array
             # `is not` first: numpy has one dtype object per built-in type, and `!=` between
             # two costs as much as a small multiplication.
-            if array.dtype is not dtype and array.dtype != dtype:
-                grad = grad.to(dtype)
+            if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
+                grad = _fitted(node, len(sent), grad, array, shape, dtype)
         sent.append(grad)
     return tuple(sent)
+
+
+def _of_kind(node: Node, i: int, grad: Any, on_arrays: bool) -> Any:
+    """A gradient that ``node`` returned as the pass carries them: a Tensor's array in a pass
+    on arrays (from a rule for Tensors only, or a hook), a numpy scalar as a 0-d array
+    (numpy's result on 0-d arrays); PyTorch's error for anything but a Tensor."""
+    if isinstance(grad, Tensor):
+        return grad._array if on_arrays else grad
+    if on_arrays and isinstance(grad, np.ndarray | np.generic):
+        return np.asarray(grad)
+    raise TypeError(
+        f"function {node.name()} returned a gradient that is not a Tensor "
+        f"at index {i}: {type(grad).__name__}"
+    )
+
+
+def _fitted(
+    node: Node, i: int, grad: Any, array: np.ndarray, shape: tuple[int, ...], dtype: np.dtype
+) -> Any:
+    """A gradient fitted to its input: summed back to ``shape`` if that was broadcast, and
+    cast to ``dtype`` (``array`` is the gradient's array, the gradient itself on arrays)."""
+    if array.shape != shape:  # only a broadcast gradient needs summing
+        if not can_sum_to(array.shape, shape):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - "
+                f"got {list(array.shape)} but expected shape compatible with {list(shape)}"
+            )
+        grad = summed_to(grad, shape)
+        array = grad if grad.__class__ is np.ndarray else grad._array
+    if array.dtype != dtype:
+        grad = grad.astype(dtype) if grad.__class__ is np.ndarray else grad.to(dtype)
+    return grad
+
+
+def _tensors(grads: Sequence[Any]) -> tuple[Tensor | None, ...]:
+    """Gradients as a hook or a rule for Tensors sees them: arrays wrapped as Tensors."""
+    arrays = np.ndarray | np.generic
+    return tuple(Tensor(np.asarray(g)) if isinstance(g, arrays) else g for g in grads)
+
+
+def _same_kind(grads: Sequence[Any], on_arrays: bool) -> list[Any]:
+    """What a node's pre-hook returned, as the pass carries gradients (arrays or Tensors)."""
+    if not on_arrays:
+        return list(grads)
+    return [g._array if isinstance(g, Tensor) else g for g in grads]
 
 
 def _check_returns_none(returned: Any) -> None:

@@ -85,6 +85,10 @@ class Node:
     # Whether the gradients this node returns are new tensors that it keeps no reference
     # to: then the engine may make one a leaf's .grad without copying it.
     returns_new_gradients: bool = False
+    # Whether the node runs on numpy arrays when the engine passes it arrays (a backward
+    # pass that records nothing): its gradients then stay plain arrays. A node that takes
+    # only Tensors gets its gradients wrapped, and what it returns unwrapped.
+    takes_arrays: bool = False
     num_outputs = 1  # a user's Function may have several
 
     def __init__(self, next_functions: tuple[Edge, ...]) -> None:
@@ -183,21 +187,23 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
     the sum is a new, recorded tensor.
     """
     Tensor = _tensor.Tensor
+    # A backward pass that records nothing sends plain arrays (see minigrad.alike).
+    array = grad if grad.__class__ is np.ndarray else grad._array
     # ._grad, not .grad: reading a non-leaf's .grad warns, and backward(inputs=[h]) fills it.
     if tensor._grad is None:
         if owned and not create_graph:
-            tensor._grad = Tensor(grad._array)
+            tensor._grad = Tensor(array)
         elif create_graph and grad.requires_grad:
-            copy = Tensor._from_op(grad._array.copy(), CopyBackwards(grad._edge()))
-            copy.grad_fn.input_metadata = ((grad.shape, grad._array.dtype),) * 2
+            copy = Tensor._from_op(array.copy(), CopyBackwards(grad._edge()))
+            copy.grad_fn.input_metadata = ((grad.shape, array.dtype),) * 2
             tensor._grad = copy
         else:
-            tensor._grad = Tensor(grad._array.copy())
+            tensor._grad = Tensor(array.copy())
     elif create_graph:
         tensor._grad = tensor._grad + grad
     else:
         with no_grad():
-            tensor._grad.add_(grad)
+            tensor._grad.add_(grad if isinstance(grad, Tensor) else Tensor(array))
 
 
 class CopyBackwards(Node):
@@ -205,6 +211,7 @@ class CopyBackwards(Node):
     the incoming gradient, and its history continues through that gradient's graph."""
 
     formula = "copy: the gradient passes through"
+    takes_arrays = True
 
     def __init__(self, source: Edge) -> None:
         super().__init__(((None, 0), source))
@@ -314,6 +321,13 @@ class SavedTensor:
         """Whether the tensor was changed in place since it was saved (and that matters)."""
         return self.checks_versions and self.version_counter.value != self.saved_version
 
+    def unpacked_array(self, node: Node) -> np.ndarray:
+        """The saved values as a numpy array, for a derivative run on arrays: what
+        ``unpack`` gives, without making a Tensor unless an unpack hook gives one."""
+        if self.unpack_hook is not None:
+            return self.unpack(node)._array
+        return self.tensor._array if self.tensor is not None else self.array
+
     def unpack(self, node: Node) -> Tensor:
         if self.unpack_hook is not None:
             unpacked = self.unpack_hook(self.packed)
@@ -414,6 +428,8 @@ class BackwardNode(Node, Context):
     # Which arguments were Tensors, when some were not (a user's Function given a number):
     # numbers get no edge and no gradient. None when every argument is a Tensor.
     input_is_tensor: tuple[bool, ...] | None = None
+    # True while backward runs on arrays: saved_tensors then gives arrays too.
+    _saved_as_arrays = False
 
     def __init__(self, inputs: tuple[Any, ...]) -> None:
         # One pass over the inputs: where each Tensor's gradient goes, its shape and dtype
@@ -422,15 +438,25 @@ class BackwardNode(Node, Context):
         # intermediate tensors that nobody else references.
         Tensor = _tensor.Tensor
         edges, metadata, needs_grad = [], [], []
+        dtype, mixed = None, False
         for value in inputs:
             if isinstance(value, Tensor):
                 array = value._array
                 metadata.append((array.shape, array.dtype))
+                if dtype is None:
+                    dtype = array.dtype
+                elif array.dtype is not dtype and not value._is_wrapped_number:
+                    mixed = True
                 if value._base is not None:
                     value.grad_fn  # noqa: B018 - a view changed in place gets its history again
                 if value._requires_grad:
-                    node = value._grad_fn  # a leaf's edge is its AccumulateGrad: _edge()
-                    edges.append((node, value._output_nr) if node is not None else value._edge())
+                    node = value._grad_fn
+                    if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
+                        accumulator = value._accumulator
+                        node = accumulator() if accumulator is not None else None
+                        edges.append((node, 0) if node is not None else value._edge())
+                    else:
+                        edges.append((node, value._output_nr))
                     needs_grad.append(True)
                 else:  # a constant: what _edge() gives, without asking
                     edges.append(NO_EDGE)
@@ -444,6 +470,11 @@ class BackwardNode(Node, Context):
         self.needs_input_grad = tuple(needs_grad)
         if len(edges) != len(inputs):
             self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
+        if mixed:
+            # Tensors of several dtypes: on arrays, numpy would promote them otherwise than
+            # PyTorch (float32 * a 0-d float64 is float64 in numpy), so the rule gets Tensors.
+            # (A wrapped number is given to it as a Python number, which both promote alike.)
+            self.takes_arrays = False
 
     @property  # type: ignore[override]
     def formula(self) -> str:
@@ -455,7 +486,14 @@ class BackwardNode(Node, Context):
         return getattr(self, "node_name", None) or self.function.node_name()
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        grads = self.function.backward(self, grad)
+        if grad.__class__ is np.ndarray:  # a pass on arrays: the saved tensors are arrays too
+            self._saved_as_arrays = True
+            try:
+                grads = self.function.backward(self, grad)
+            finally:
+                del self._saved_as_arrays
+        else:
+            grads = self.function.backward(self, grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
         if len(grads) != len(self.needs_input_grad):
@@ -474,12 +512,20 @@ class BackwardNode(Node, Context):
     def saved_tensors(self) -> tuple[Tensor, ...]:
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
+        as_arrays = self._saved_as_arrays
         unpacked = []
         for saved in self._saved:
             if isinstance(saved, SavedTensor):
-                if saved.is_modified():
-                    raise saved.modified_error(self)
-                saved = saved.unpack(self)
+                if saved.checks_versions and saved.version_counter.value != saved.saved_version:
+                    raise saved.modified_error(self)  # is_modified(), written out
+                if not as_arrays:
+                    saved = saved.unpack(self)
+                elif saved.unpack_hook is None:  # unpacked_array(), written out
+                    saved = saved.tensor._array if saved.tensor is not None else saved.array
+                else:
+                    saved = saved.unpacked_array(self)
+            elif as_arrays and saved is not None:  # a wrapped number, kept as its Tensor:
+                saved = saved._array.item()  # as a Python number, float32 * 2.5 is float32
             unpacked.append(saved)
         return tuple(unpacked)
 
@@ -758,6 +804,8 @@ class Function:
             "__module__": cls.__module__,
             "function": cls,
             "returns_new_gradients": cls.returns_new_gradients,
+            # A built-in op's rule may run on arrays (Op.backward_on_arrays); a user's never.
+            "takes_arrays": getattr(cls, "backward_on_arrays", False),
         }
         cls._node_class = type(cls.node_name(), (cls._node_base,), what_every_node_shares)
 

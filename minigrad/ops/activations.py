@@ -44,6 +44,7 @@ class Relu(Op):
     formula = "∂relu(a)/∂a = 1 if a > 0 else 0"
     jvp_formula = "ȧ where a > 0, else 0"
     saved_as = ("result",)
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ class Add(Elementwise):
     formula = "∂(a+b)/∂a = 1,  ∂(a+b)/∂b = 1"
     jvp_formula = "ȧ + α·ḃ"
     options_as = {"alpha": "alpha"}  # grad_fn._saved_alpha, as in PyTorch
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
@@ -43,6 +44,7 @@ class Sub(Elementwise):
     formula = "∂(a−b)/∂a = 1,  ∂(a−b)/∂b = −1"
     jvp_formula = "ȧ − α·ḃ"
     options_as = {"alpha": "alpha"}
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
@@ -76,9 +78,12 @@ class RsubScalar(Op):
     formula = "∂(c−a)/∂a = −1"
     jvp_formula = "−ȧ"
     options_as = {"alpha": lambda node: 1}
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, number: Any = 0) -> np.ndarray:
+        if a.dtype.kind == "f" and number.__class__ in (int, float, bool):
+            return number - a  # a float tensor's type, as in PyTorch and (for a number) numpy
         return (number - a).astype(dtypes.result_type([number, constant(a)]), copy=False)
 
     @staticmethod
@@ -96,6 +101,7 @@ class Mul(Elementwise):
     # Saved in PyTorch's order, other first: what saved_tensors_hooks see, and the names of
     # grad_fn._saved_other and _saved_self.
     saved_as = ("other", "self")
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -173,6 +179,7 @@ class Reciprocal(Op):
 class Neg(Op):
     formula = "∂(−a)/∂a = −1"
     jvp_formula = "−ȧ"
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:

@@ -41,6 +41,11 @@ class Op(Function):
     """
 
     jvp_formula: str = ""
+    # Whether backward is written only with what numpy arrays and Tensors do alike
+    # (``grad * b``, ``-grad``, ``grad @ m`` and the helpers of minigrad.alike): then a
+    # backward pass that records nothing runs it on plain arrays, its saved tensors given
+    # as arrays too. Otherwise it gets Tensors, as with create_graph.
+    backward_on_arrays = False
 
     returns_new_gradients = True
     _node_base = BackwardNode
@@ -119,8 +124,13 @@ class Elementwise(Op):
             # `is`: numpy makes one dtype object per built-in type, and comparing two with
             # `!=` costs as much as a small multiplication. Equal dtypes that are not the same
             # object (a byte-swapped one) just take the general path below.
-            if array.dtype is not dtype and (array.dtype is not _BOOL or dtype.kind != "f"):
-                return cls._promoted_arrays(args)
+            if array.dtype is not dtype:
+                if operand._is_wrapped_number and dtype.kind == "f":
+                    # A number takes a float tensor's type, whatever its own (PyTorch's
+                    # promotion: x_float32 * 2.5 and x + 1 are float32): cast here.
+                    array = array.astype(dtype)
+                elif array.dtype is not _BOOL or dtype.kind != "f":
+                    return cls._promoted_arrays(args)
             arrays.append(array)
         # The most common case: operands of one dtype (numbers wrapped in it too), or a
         # float tensor and masks (bool: numpy and PyTorch keep the float type), of any

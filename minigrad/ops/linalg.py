@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from ..alike import transposed
 from ..function import Context
 from ..shapes import broadcast_shape, normalize_dims
 from ..tangents import combine, scaled
@@ -29,6 +30,7 @@ class Mm(Op):
     formula = "∂(A@B)/∂A = G@Bᵀ,  ∂(A@B)/∂B = Aᵀ@G"
     jvp_formula = "Ȧ@B + A@Ḃ"
     saved_as = ("mat2", "self")  # PyTorch's order
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -47,8 +49,8 @@ class Mm(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor | None, Tensor | None]:
         b, a = ctx.saved_tensors
-        grad_a = grad @ b.t() if ctx.needs_input_grad[0] else None
-        grad_b = a.t() @ grad if ctx.needs_input_grad[1] else None
+        grad_a = grad @ transposed(b) if ctx.needs_input_grad[0] else None
+        grad_b = transposed(a) @ grad if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
     @staticmethod

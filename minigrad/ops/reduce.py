@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from ..alike import expanded, unsqueezed
 from ..function import Context
 from ..shapes import normalize_dims
 from .base import Op, as_float, constant
@@ -34,8 +35,8 @@ def _unreduce(
     (``all_dims``) has a 0-d result, which simply expands."""
     if not keepdim and not all_dims and shape:  # (a number reduced stays one)
         for dim in sorted(dims):
-            grad = grad.unsqueeze(dim)
-    return grad.expand(shape)
+            grad = unsqueezed(grad, dim)
+    return expanded(grad, shape)
 
 
 def _all_dims(ctx: Context) -> bool:
@@ -54,6 +55,7 @@ class Sum(Op):
     formula = "∂(Σ a)/∂aᵢ = 1"
     jvp_formula = "Σ ȧ"
     options_as = {"dim": "dims", "keepdim": "keepdim", "self_sym_sizes": "shape"}
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
@@ -84,6 +86,7 @@ class Mean(Op):
         "self_sym_sizes": "shape",
         "self_sym_numel": "count",
     }
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):

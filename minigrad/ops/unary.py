@@ -21,6 +21,7 @@ class Exp(Op):
     formula = "∂eᵃ/∂a = eᵃ"
     jvp_formula = "ȧ·eᵃ"
     saved_as = ("result",)
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -198,6 +199,7 @@ class Tanh(Op):
     formula = "∂tanh a/∂a = 1 − tanh²a"
     jvp_formula = "ȧ·(1 − tanh²a)"
     saved_as = ("result",)
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..alike import expanded_view, summed_to, transposed
 from ..function import Context
 from ..shapes import normalize_dims
 from .base import Op
@@ -104,6 +105,7 @@ class TransposeMatrix(Op):
     is_view = True
     formula = "transpose: the gradient is transposed back"
     jvp_formula = "ȧ transposed"
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
@@ -113,7 +115,7 @@ class TransposeMatrix(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad.t()
+        return transposed(grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -205,6 +207,7 @@ class Expand(Op):
     is_view = True
     formula = "expand: the gradient is summed over the copies"
     jvp_formula = "ȧ expanded"
+    backward_on_arrays = True
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -212,7 +215,7 @@ class Expand(Op):
             a.shape[i - (len(shape) - a.ndim)] if s == -1 else s for i, s in enumerate(shape)
         )
         ctx.shape = a.shape
-        view = _expanded_view(a, shape)
+        view = expanded_view(a, shape)
         if view is not None:
             return view
         try:
@@ -226,29 +229,11 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad.sum_to_size(ctx.shape)
+        return summed_to(grad, ctx.shape)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         return a_t.expand(ctx.result.shape)
-
-
-def _expanded_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
-    """``a`` seen with ``shape``: a read-only view whose expanded dims step by 0 bytes.
-    Made directly for an ``a`` in one contiguous block, as numpy's ``broadcast_to`` would
-    (which costs as much as a dozen small ops, on the path of every sum's derivative);
-    None when ``a`` is not contiguous or does not fit ``shape`` (broadcast_to decides)."""
-    leading = len(shape) - a.ndim
-    if leading < 0 or not a.flags.c_contiguous:
-        return None
-    strides = [0] * leading
-    for size, n, step in zip(shape[leading:], a.shape, a.strides):
-        if n != size and n != 1:
-            return None
-        strides.append(step if n == size else 0)
-    view = np.ndarray(shape, a.dtype, a, 0, strides)
-    view.flags.writeable = False
-    return view
 
 
 def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
