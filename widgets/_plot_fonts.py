@@ -52,7 +52,7 @@ def _chinese_font_file() -> Path | None:
 @functools.cache
 def chinese_font_family() -> str | None:
     """The family name of the Chinese font, registered with matplotlib on the first call
-    (reading the 8 MB font's tables takes about 10 ms), or ``None`` when the font package
+    (reading the 8 MB font's tables takes about 20 ms), or ``None`` when the font package
     is missing: then Chinese plots keep their English words (``i18n.plot_gettext``)."""
     path = _chinese_font_file()
     if path is None:
