@@ -50,7 +50,9 @@ fi
 LITE_VENV="$(cd "$LITE_VENV" && pwd)"
 # The dependencies to ship as wheels: what `pip install minigrad-classroom` needs beyond
 # numpy and matplotlib, which Pyodide provides compiled for WebAssembly.
-PURE_WHEELS=(graphviz "ipywidgets>=8.1" "anywidget>=0.11,<0.12" psygnal typing_extensions)
+# pylopdf-fonts-zh-cn: the plots' Chinese font, a data-only wheel (17 MB).
+PURE_WHEELS=(graphviz "ipywidgets>=8.1" "anywidget>=0.11,<0.12" psygnal typing_extensions
+    "pylopdf-fonts-zh-cn==0.1.1")
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

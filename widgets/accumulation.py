@@ -38,6 +38,7 @@ from ._controls import KernelButtons
 from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from ._markup import Markup, html, join, one_line, plot_text
+from ._plot_fonts import plot_fonts
 from .draw import BLUE, ORANGE, REDDISH_PURPLE, SKY_BLUE, VERMILLION
 from .i18n import N_, _, plot_gettext
 
@@ -266,6 +267,7 @@ class GradAccumulation(ipywidgets.VBox):
             c=Markup(cell),
         )
 
+    @plot_fonts()  # Noto Sans SC after matplotlib's fonts, for Chinese words
     def plot_png(self) -> bytes:
         """Each leaf's ``.grad`` after every action (elementwise for small tensors); a
         ``None`` is a gap in the line, marked with an open circle on the axis."""

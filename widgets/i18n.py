@@ -105,25 +105,31 @@ def pgettext(context: str, message: str) -> str:
 
 
 def plot_gettext(message: str) -> str:
-    """``message`` for a matplotlib plot: translated when matplotlib's fonts can draw every
-    character of the translation, else English. (Matplotlib's default font, DejaVu Sans, has
-    Cyrillic but no Chinese: a missing glyph would draw as a box, with a warning.)"""
+    """``message`` for a widget's matplotlib plot: translated when the plot's fonts can draw
+    every character of the translation, else English. Matplotlib's own font, DejaVu Sans, has
+    Cyrillic but no Chinese; the widgets add Noto Sans SC from the font package they depend
+    on (``widgets._plot_fonts``). Without that package a Chinese plot keeps its English
+    words, rather than drawing each missing glyph as a box, with a warning."""
+    from ._plot_fonts import plot_font_families
+
     translated = _(message)
-    return translated if _fonts_draw(translated) else message
+    return translated if _fonts_draw(translated, tuple(plot_font_families())) else message
 
 
 @functools.lru_cache(maxsize=256)
-def _fonts_draw(text: str) -> bool:
+def _fonts_draw(text: str, families: tuple[str, ...]) -> bool:
+    """Whether one of the fonts matplotlib finds for ``families`` (a ``font.family`` list,
+    searched glyph by glyph as matplotlib does) has each character of ``text``."""
     if text.isascii():
         return True
-    from matplotlib import font_manager, rcParams
+    from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    families = [*rcParams["font.sans-serif"], *rcParams["font.family"]]
     paths = set()
     for family in families:
         try:  # fallback_to_default=False: a missing family is skipped, without a log line
-            properties = font_manager.FontProperties(family=family)
+            # A list, as one string would be read as a fontconfig pattern ("sans-serif").
+            properties = font_manager.FontProperties(family=[family])
             paths.add(font_manager.findfont(properties, fallback_to_default=False))
         except ValueError:
             continue

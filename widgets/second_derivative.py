@@ -36,6 +36,7 @@ from minigrad import Tensor
 from ._fallback import small_png, with_fallback
 from ._graph import full_value
 from ._markup import Markup, html, one_line, plot_text
+from ._plot_fonts import plot_fonts
 from .draw import BLUE, REDDISH_PURPLE, VERMILLION, draw
 from .i18n import _, plot_gettext
 from .stepper import BackwardStepper
@@ -180,6 +181,7 @@ line-height: 1.4">
             columns = [_derivatives(self.f, mg.tensor(float(v))) for v in xs]
             return tuple(np.array([c[i] for c in columns]).ravel() for i in range(3))
 
+    @plot_fonts()  # Noto Sans SC after matplotlib's fonts, for Chinese words
     def plot_png(self, width: float = 2.0, points: int = 81) -> bytes:
         xs = np.linspace(self.x0 - width, self.x0 + width, points, dtype=np.float32)
         fs, d1, d2 = self.derivatives(xs)
