@@ -35,10 +35,14 @@ ROOT = Path(__file__).resolve().parents[2]
 LESSON = "12_retain_grad_and_hooks.ipynb"  # a drawing and a stepper
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MISSING_MODEL = re.compile(r"Error displaying widget|model not found", re.I)
+# The note over a stored picture, in each interface language: the extension's table, which
+# scripts/labextension_words.py writes from the widgets' catalogs (tests/widgets checks that).
+STORED_NOTE = "stored picture; run the cell to step it"
+_WORDS = json.loads((ROOT / "widgets/labextension/src/words.json").read_text(encoding="utf-8"))
 NOTE = {
-    "en": "stored picture; run the cell to step it",
-    "ru_RU": "сохранённый рисунок; запустите ячейку, чтобы пройти его по шагам",
-    "zh_CN": "已保存的图片；运行此单元格即可逐步查看",
+    "en": STORED_NOTE,
+    "ru_RU": _WORDS[STORED_NOTE]["ru"],
+    "zh_CN": _WORDS[STORED_NOTE]["zh_CN"],
 }
 
 
