@@ -777,16 +777,20 @@ class Tensor:
         return True
 
     def _apply_inplace(
-        self, op: Callable[[Tensor], Tensor], other: Any = None, ufunc: np.ufunc | None = None
+        self,
+        op: Callable[[Tensor], Tensor],
+        other: Any = None,
+        ufunc: np.ufunc | None = None,
+        alpha: Number = 1,
     ) -> Tensor:
         """Write ``op(self)`` into this tensor's memory. When the change is recorded, the
         tensor's history continues from the op (PyTorch's rebase; for a view, its base's
         history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
         new version and refuse to backward with stale values.
 
-        ``ufunc``: numpy's function that computes ``op(self)`` as ``ufunc(self, other)``
-        (``np.subtract`` for ``sub_``): when nothing is recorded and ``other`` is a float
-        tensor of this one's dtype and shape, it writes the result straight into this
+        ``ufunc``: numpy's function that computes ``op(self)`` as ``ufunc(self, alpha *
+        other)`` (``np.subtract`` for ``sub_``): when nothing is recorded and ``other`` is a
+        float tensor of this one's dtype and shape, it writes the result straight into this
         tensor's memory."""
         recorded = self._inplace_is_recorded(other)
         if profiling.active:  # the profiler names the op as in place: aten::add_
@@ -813,7 +817,8 @@ class Tensor:
         if ufunc is not None and not recorded and _written_directly(self, other):
             # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
             # array, the same arithmetic in the same dtype, without a result and a copy.
-            ufunc(self._array, other._array, out=self._array)
+            read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
+            ufunc(self._array, read, out=self._array)
             self._version_counter.bump()
             return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
@@ -889,12 +894,12 @@ class Tensor:
         self._regenerate_view_history()
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
-        direct = np.add if alpha == 1 else None
-        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other, direct)
+        direct = np.add if alpha.__class__ in (int, float) else None  # SGD's p.add_(g, alpha=-lr)
+        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other, direct, alpha)
 
     def sub_(self, other: Any, alpha: Number = 1) -> Tensor:
-        direct = np.subtract if alpha == 1 else None
-        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other, direct)
+        direct = np.subtract if alpha.__class__ in (int, float) else None
+        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other, direct, alpha)
 
     def mul_(self, other: Any) -> Tensor:
         return self._apply_inplace(lambda t: t * other, other, np.multiply)

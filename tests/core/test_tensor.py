@@ -253,13 +253,15 @@ def test_an_update_under_no_grad_writes_into_the_same_memory():
     memory = w._array
     y = (w * w).sum()
     step = mg.tensor([0.25, 0.5, 4.0])
-    expected = (w.detach() - step) * step + step
+    expected = ((w.detach() - step) * step + step).sub(step, alpha=0.5).add(step, alpha=-3)
     with mg.no_grad():
         w -= step
         w.mul_(step)
         w.add_(step)
+        w.sub_(step, alpha=0.5)
+        w.add_(step, alpha=-3)  # SGD's p.add_(p.grad, alpha=-lr)
     assert w._array is memory and w.tolist() == expected.tolist()
-    assert w._version == 3 and w.is_leaf and w.grad_fn is None and w.requires_grad
+    assert w._version == 5 and w.is_leaf and w.grad_fn is None and w.requires_grad
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.backward()
 
