@@ -322,7 +322,9 @@ class BackwardPass:
         elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
             grads_out = node(*_tensors(grads))
         else:
-            grads_out = node(grad_in) if single else node(*grads)
+            # node.__call__(...) is node(...): called by name, CPython calls the method
+            # directly instead of looking __call__ up through the type's call slot.
+            grads_out = node.__call__(grad_in) if single else node(*grads)
         if node.post_hooks:
             for hook in node.post_hooks:
                 replaced = hook(_tensors(grads_out), _tensors(grads))
