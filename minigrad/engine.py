@@ -24,7 +24,7 @@ import heapq
 import itertools
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,13 +148,15 @@ class BackwardPass:
         self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
         order, self.dependencies = post_order(node for (node, _), _ in self.roots)
-        if inputs is None:
-            self.needed, self.not_run = set(order), set()
+        self.needed: Set[Node]
+        if inputs is None:  # every node reached runs: the walk's counts already list them
+            self.needed, self.not_run = self.dependencies.keys(), set()
+            running: Iterable[Node] = reversed(order)
         else:
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
-        for node in reversed(order):  # outputs first, roughly the order nodes will run in
-            if node in self.needed and node not in self.not_run:
-                node.check_saved_tensors()
+            running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
+        for node in running:  # outputs first, roughly the order nodes will run in
+            node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
         self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
@@ -320,7 +322,9 @@ class BackwardPass:
         elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
             grads_out = node(*_tensors(grads))
         else:
-            grads_out = node(grad_in) if single else node(*grads)
+            # node.__call__(...) is node(...): called by name, CPython calls the method
+            # directly instead of looking __call__ up through the type's call slot.
+            grads_out = node.__call__(grad_in) if single else node(*grads)
         if node.post_hooks:
             for hook in node.post_hooks:
                 replaced = hook(_tensors(grads_out), _tensors(grads))
@@ -476,24 +480,23 @@ def _leaves_given_new_gradients(
     that one input only."""
     if not node.returns_new_gradients:
         return []
-    leaves = [
-        (child, grad)
-        for (child, _), grad in zip(node.next_functions, grads_out)
-        if isinstance(child, AccumulateGrad) and grad is not None and child in needed
-    ]
-    if not leaves:
+    given = []
+    for (child, _), grad in zip(node.next_functions, grads_out):
+        if (
+            child.__class__ is AccumulateGrad
+            and grad is not None
+            and grad is not grad_in
+            and (grad if grad.__class__ is np.ndarray else grad._array).base is None
+            and child in needed
+        ):
+            given.append((child, grad))
+    if not given:
         return []
-    sent = [id(grad) for grad in grads_out if grad is not None]
     # Counted (in one pass: stack/cat may have 10^5 inputs) only when some gradient went to
     # several inputs; usually each went to one.
+    sent = [id(grad) for grad in grads_out if grad is not None]
     times_sent = Counter(sent) if len(set(sent)) < len(sent) else None
-    return [
-        child
-        for child, grad in leaves
-        if (times_sent is None or times_sent[id(grad)] == 1)
-        and grad is not grad_in
-        and (grad if grad.__class__ is np.ndarray else grad._array).base is None
-    ]
+    return [child for child, grad in given if times_sent is None or times_sent[id(grad)] == 1]
 
 
 def _root_edge(index: int, output: Tensor) -> Edge:

@@ -630,8 +630,11 @@ class BackwardNode(Node, Context):
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
         for saved in self._saved:
-            if isinstance(saved, SavedTensor) and saved.is_modified():
-                raise saved.modified_error(self)
+            if (
+                isinstance(saved, SavedTensor) and saved.checks_versions
+            ):  # is_modified(), written out
+                if saved.version_counter.value != saved.saved_version:
+                    raise saved.modified_error(self)
 
 
 def _declare_saved_attributes(function: type[Function]) -> None:

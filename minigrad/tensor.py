@@ -776,11 +776,22 @@ class Tensor:
             )
         return True
 
-    def _apply_inplace(self, op: Callable[[Tensor], Tensor], other: Any = None) -> Tensor:
+    def _apply_inplace(
+        self,
+        op: Callable[[Tensor], Tensor],
+        other: Any = None,
+        ufunc: np.ufunc | None = None,
+        alpha: Number = 1,
+    ) -> Tensor:
         """Write ``op(self)`` into this tensor's memory. When the change is recorded, the
         tensor's history continues from the op (PyTorch's rebase; for a view, its base's
         history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
-        new version and refuse to backward with stale values."""
+        new version and refuse to backward with stale values.
+
+        ``ufunc``: numpy's function that computes ``op(self)`` as ``ufunc(self, alpha *
+        other)`` (``np.subtract`` for ``sub_``): when nothing is recorded and ``other`` is a
+        float tensor of this one's dtype and shape, it writes the result straight into this
+        tensor's memory."""
         recorded = self._inplace_is_recorded(other)
         if profiling.active:  # the profiler names the op as in place: aten::add_
             op = profiling.in_place(op)
@@ -803,6 +814,13 @@ class Tensor:
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
+        if ufunc is not None and not recorded and _written_directly(self, other):
+            # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
+            # array, the same arithmetic in the same dtype, without a result and a copy.
+            read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
+            ufunc(self._array, read, out=self._array)
+            self._version_counter.bump()
+            return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
         if recorded:
             # The op runs on a copy with the same place in the graph, so whatever it saves
@@ -876,13 +894,15 @@ class Tensor:
         self._regenerate_view_history()
 
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)
+        direct = np.add if alpha.__class__ in (int, float) else None  # SGD's p.add_(g, alpha=-lr)
+        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other, direct, alpha)
 
     def sub_(self, other: Any, alpha: Number = 1) -> Tensor:
-        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other)
+        direct = np.subtract if alpha.__class__ in (int, float) else None
+        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other, direct, alpha)
 
     def mul_(self, other: Any) -> Tensor:
-        return self._apply_inplace(lambda t: t * other, other)
+        return self._apply_inplace(lambda t: t * other, other, np.multiply)
 
     def div_(self, other: Any) -> Tensor:
         return self._apply_inplace(lambda t: t / other, other)
@@ -1805,6 +1825,31 @@ def as_tensor_like(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     return Tensor(np.asarray(value, dtype=like._array.dtype))
+
+
+def _written_directly(tensor: Tensor, other: Any) -> bool:
+    """Whether an in-place op of ``tensor`` and ``other`` that records nothing may have numpy
+    write its result straight into ``tensor``'s array: ``other`` a Tensor of the same float
+    dtype and shape (no promotion, no broadcasting: numpy's arithmetic is then PyTorch's), a
+    writable array, and nobody watching the write (a profiler, forward mode's tangents,
+    ``allow_mutation_on_saved_tensors``). Anything else takes the general path.
+
+    >>> import minigrad as mg
+    >>> _written_directly(mg.ones(2), mg.ones(2)), _written_directly(mg.ones(2), mg.ones(1))
+    (True, False)
+    """
+    if not isinstance(other, Tensor):
+        return False
+    array, read = tensor._array, other._array
+    return (
+        read.dtype is array.dtype
+        and array.dtype.kind == "f"
+        and read.shape == array.shape
+        and array.flags.writeable
+        and not profiling.active
+        and not tangents.open_levels
+        and not keepers_of_saved_values
+    )
 
 
 def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:

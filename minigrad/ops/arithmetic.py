@@ -27,7 +27,7 @@ class Add(Elementwise):
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
         ctx.alpha = alpha
-        return a + _scaled(b, alpha)
+        return a + scaled_by(b, alpha)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
@@ -49,7 +49,7 @@ class Sub(Elementwise):
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
         ctx.alpha = alpha
-        return a - _scaled(b, alpha)
+        return a - scaled_by(b, alpha)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
@@ -60,7 +60,13 @@ class Sub(Elementwise):
         return combine(a_t, scaled(b_t, lambda t: -t if ctx.alpha == 1 else t * -ctx.alpha))
 
 
-def _scaled(b: np.ndarray, alpha: Any) -> np.ndarray:
+def scaled_by(b: np.ndarray, alpha: Any) -> np.ndarray:
+    """``alpha * b`` in ``b``'s dtype, as ``add``'s and ``sub``'s ``alpha`` scales (also for
+    ``add_`` written straight into a tensor).
+
+    >>> scaled_by(np.array([1.0, 2.0], dtype=np.float32), 0.5)
+    array([0.5, 1. ], dtype=float32)
+    """
     if alpha == 1:
         return b
     if b.dtype.kind != "f" and isinstance(alpha, float):

@@ -246,6 +246,41 @@ def test_in_place_on_tensors_without_grad_is_free():
     assert t.tolist() == [4.0, 6.0] and t.grad_fn is None and not t.requires_grad
 
 
+def test_an_update_under_no_grad_writes_into_the_same_memory():
+    # p -= lr * p.grad: numpy writes into the parameter's own array; the values are those of
+    # the out-of-place op, the version counter moves, and an op that saved p notices.
+    w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    memory = w._array
+    y = (w * w).sum()
+    step = mg.tensor([0.25, 0.5, 4.0])
+    expected = ((w.detach() - step) * step + step).sub(step, alpha=0.5).add(step, alpha=-3)
+    with mg.no_grad():
+        w -= step
+        w.mul_(step)
+        w.add_(step)
+        w.sub_(step, alpha=0.5)
+        w.add_(step, alpha=-3)  # SGD's p.add_(p.grad, alpha=-lr)
+    assert w._array is memory and w.tolist() == expected.tolist()
+    assert w._version == 5 and w.is_leaf and w.grad_fn is None and w.requires_grad
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+
+
+def test_an_update_of_another_dtype_or_shape_keeps_pytorchs_rules():
+    # Operands of another dtype or shape take the general path: computed in the promoted
+    # dtype and cast back into the tensor's, a row broadcast to a matrix.
+    w = mg.tensor([1.0, 2.0], dtype=mg.float32)
+    other = mg.tensor([1 / 3, 2 / 3], dtype=mg.float64)
+    expected = (w.double() - other).float()
+    w -= other
+    assert w.dtype == mg.float32 and w.tolist() == expected.tolist()
+    m = mg.zeros(2, 2)
+    m += mg.tensor([1.0, 2.0])
+    assert m.tolist() == [[1.0, 2.0], [1.0, 2.0]]
+    with pytest.raises(RuntimeError, match=r"output with shape \[2\] doesn't match"):
+        mg.zeros(2).add_(mg.zeros(2, 2))
+
+
 def test_in_place_with_an_operand_that_requires_grad():
     w = mg.tensor(3.0, requires_grad=True)
     t = mg.tensor(1.0)

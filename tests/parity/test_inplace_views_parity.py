@@ -603,3 +603,31 @@ def _empty_view_written_in_place(L, F, log):
 def test_an_empty_view_written_in_place_is_recorded_as_in_torch(run_both):
     log = run_both(_empty_view_written_in_place)
     assert log[-1][0] == "RuntimeError", log
+
+
+def test_updates_under_no_grad_write_into_the_parameter_and_its_views_as_in_torch(run_both):
+    # The optimizer's p -= lr * p.grad, through the parameter and a view of it, with operands
+    # of the same dtype and shape (numpy writes straight into the memory) and of others.
+    def scenario(L, F, log):
+        w = leaf(L, M)
+        row = w[1]
+        y = (w * w).sum()
+        step = L.tensor(np.full((3, 4), 0.125))
+        with L.no_grad():
+            w -= 0.5 * step
+            row += L.tensor(ROW)
+            row.mul_(L.tensor(ROW))
+            w.sub_(step, alpha=2)
+            w += L.tensor(COLUMN).reshape(3, 1)
+            w.mul_(L.tensor(M, dtype=L.float32))
+        log.extend([w, row, w._version, row._version, w.is_leaf, w.grad_fn is None])
+        small = L.tensor(ROW, dtype=L.float32)
+        small -= L.tensor(ROW / 3)
+        small.add_(L.tensor(ROW, dtype=L.float32))
+        log.extend([small, small._version])
+        try:  # (the hint after the versions is minigrad's own: see docs/pytorch.md)
+            y.backward()
+        except RuntimeError as error:
+            log.append(str(error).split("] ")[1].split(";")[0])
+
+    run_both(scenario)
