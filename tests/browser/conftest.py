@@ -587,15 +587,31 @@ def drop_connection_during_restore(page, traffic: KernelTraffic | None = None) -
     return seen
 
 
+def show_cell(page, index: int):
+    """Scroll the open notebook until cell ``index`` is attached (JupyterLab and Notebook 7
+    attach only the cells near the view), and return it."""
+    cell = page.locator(f'.jp-Notebook .jp-Cell[data-windowed-list-index="{index}"]')
+    scroller = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer").first
+    scroller.evaluate("element => { element.scrollTop = 0; }")
+    for _ in range(200):
+        if cell.count():
+            break
+        scroller.evaluate("element => { element.scrollTop += element.clientHeight / 2; }")
+        page.wait_for_timeout(100)
+    cell.scroll_into_view_if_needed()
+    return cell
+
+
 @pytest.fixture(scope="session")
 def lab_tools() -> SimpleNamespace:
     """This file's helpers for test modules (imported by pytest's importlib mode, a test
-    module cannot import conftest): ``jupyter_server``, ``run_all``, ``wait_until_idle``,
-    ``kernel_idle``, ``path_without_graphviz``, ``READ_STEPPER``, ``KernelTraffic``,
-    ``kernel_message`` and ``drop_connection_during_restore``."""
+    module cannot import conftest): ``jupyter_server``, ``run_all``, ``show_cell``,
+    ``wait_until_idle``, ``kernel_idle``, ``path_without_graphviz``, ``READ_STEPPER``,
+    ``KernelTraffic``, ``kernel_message`` and ``drop_connection_during_restore``."""
     return SimpleNamespace(
         jupyter_server=jupyter_server,
         run_all=run_all,
+        show_cell=show_cell,
         wait_until_idle=wait_until_idle,
         shut_down_kernels=shut_down_kernels,
         trusted_course_copy=trusted_course_copy,

@@ -82,21 +82,6 @@ def widget_cells(folder: Path, name: str) -> dict[int, str]:
     }
 
 
-def show_cell(page, index: int):
-    """Scroll the open notebook until cell ``index`` is on the page (JupyterLab attaches only
-    the cells near the view), and return it."""
-    cell = page.locator(f'.jp-Notebook .jp-Cell[data-windowed-list-index="{index}"]')
-    scroller = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer")
-    scroller.evaluate("element => { element.scrollTop = 0; }")
-    for _ in range(200):
-        if cell.count():
-            break
-        scroller.evaluate("element => { element.scrollTop += element.clientHeight / 2; }")
-        page.wait_for_timeout(100)
-    cell.scroll_into_view_if_needed()
-    return cell
-
-
 def expect_kernel_idle(page) -> None:
     """The open notebook's kernel has started and is idle, as its status bar says."""
     expect(page.locator("#jp-main-statusbar")).to_contain_text(
@@ -124,14 +109,16 @@ def server_log_on_kernels(folder: Path) -> str:
     return "\n".join(lines[-40:])
 
 
-def check_rendered(page, folder: Path, name: str, traffic: object = "") -> dict[int, object]:
+def check_rendered(
+    page, lab_tools, folder: Path, name: str, traffic: object = ""
+) -> dict[int, object]:
     """Every widget cell of the lesson shows its widget, with no text stand-in. On failure,
     ``traffic`` (a ``KernelTraffic``) says what the widget manager and the kernel did."""
     cells = widget_cells(folder, name)
     assert cells, f"{name} shows no widget"
     shown = {}
     for index, line in cells.items():
-        cell = show_cell(page, index)
+        cell = lab_tools.show_cell(page, index)
         output = cell.locator(".jp-OutputArea-output").first
         expect(output).to_be_visible()
         if "GradAccumulation" in line:
@@ -163,8 +150,8 @@ def box_lines(cell, read_stepper_js: str) -> tuple[dict[str, list[str]], dict]:
     return {box["lines"][0]: box["lines"] for box in state["boxes"].values() if box["lines"]}, state
 
 
-def screenshot_at_first_widget(page, folder: Path, name: str, path: Path) -> None:
-    show_cell(page, min(widget_cells(folder, name)))
+def screenshot_at_first_widget(page, lab_tools, folder: Path, name: str, path: Path) -> None:
+    lab_tools.show_cell(page, min(widget_cells(folder, name)))
     page.wait_for_timeout(500)
     page.screenshot(path=path)
 
@@ -210,14 +197,15 @@ def test_lesson_opens_rendered_and_runs_to_steppers_at_step_0(
     traffic = lab_tools.KernelTraffic().attach(page)
     try:
         open_lesson(page, base_url, token, name)
-        check_rendered(page, folder, name, traffic)
+        check_rendered(page, lab_tools, folder, name, traffic)
         number = name[:2].lstrip("0")
-        screenshot_at_first_widget(page, folder, name, artifacts / f"lesson{number}_opened.png")
+        picture = artifacts / f"lesson{number}_opened.png"
+        screenshot_at_first_widget(page, lab_tools, folder, name, picture)
 
         lab_tools.run_all(page)
         page.wait_for_timeout(1000)
         lab_tools.wait_until_idle(page, base_url, token)
-        cells = check_rendered(page, folder, name, traffic)
+        cells = check_rendered(page, lab_tools, folder, name, traffic)
         steppers = [cell for cell in cells.values() if cell.locator(".minigrad-stepper").count()]
         if name.startswith("04"):
             assert not steppers  # lesson 4's widget is the accumulation table

@@ -85,21 +85,6 @@ def widget_views(path: Path) -> dict[int, str]:
     }
 
 
-def show_cell(page, index: int):
-    """Scroll the open notebook until cell ``index`` is attached (JupyterLab renders only the
-    cells near the view), and return it."""
-    cell = page.locator(f'.jp-Notebook .jp-Cell[data-windowed-list-index="{index}"]')
-    scroller = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer")
-    scroller.evaluate("element => { element.scrollTop = 0; }")
-    for _ in range(200):
-        if cell.count():
-            break
-        scroller.evaluate("element => { element.scrollTop += element.clientHeight / 2; }")
-        page.wait_for_timeout(100)
-    cell.scroll_into_view_if_needed()
-    return cell
-
-
 def open_notebook(page, base_url: str, token: str, name: str) -> None:
     page.goto(f"{base_url}/lab/tree/{name}?reset&token={token}")
     expect(page.locator("#jp-main-statusbar")).to_contain_text(
@@ -107,9 +92,9 @@ def open_notebook(page, base_url: str, token: str, name: str) -> None:
     )
 
 
-def check_every_widget_shows(page, views: dict[int, str]) -> None:
+def check_every_widget_shows(page, lab_tools, views: dict[int, str]) -> None:
     for index in views:
-        cell = show_cell(page, index)
+        cell = lab_tools.show_cell(page, index)
         output = cell.locator(".jp-OutputArea-output").first
         expect(output).to_be_visible()
         expect(output.locator("svg g.node").first).to_be_visible(timeout=60_000)
@@ -153,7 +138,7 @@ def test_a_lesson_run_saved_and_reopened_shows_every_drawing_and_stepper(
     lab_tools.shut_down_kernels(page, base_url, token)
     page.reload()
     open_notebook(page, base_url, token, LESSON)
-    check_every_widget_shows(page, saved)
+    check_every_widget_shows(page, lab_tools, saved)
     stepper = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .minigrad-stepper").first
     frame = stepper.locator(".minigrad-frame:visible")
     expect(frame).to_have_attribute("data-position", "0")

@@ -91,21 +91,6 @@ def widget_cells(path: Path) -> list[int]:
     ]
 
 
-def show_cell(page, index: int):
-    """Scroll the open notebook until cell ``index`` is attached (JupyterLab renders only the
-    cells near the view), and return it."""
-    cell = page.locator(f'.jp-Notebook .jp-Cell[data-windowed-list-index="{index}"]')
-    scroller = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer")
-    scroller.evaluate("element => { element.scrollTop = 0; }")
-    for _ in range(200):
-        if cell.count():
-            break
-        scroller.evaluate("element => { element.scrollTop += element.clientHeight / 2; }")
-        page.wait_for_timeout(100)
-    cell.scroll_into_view_if_needed()
-    return cell
-
-
 def test_the_race_forced_every_drawing_and_stepper_comes_back_live(
     page, tmp_path, lab_tools, artifacts
 ):
@@ -129,7 +114,7 @@ def test_the_race_forced_every_drawing_and_stepper_comes_back_live(
         page.wait_for_timeout(6000)
         assert dropped["dropped"] == 1, f"the race was not run: {dropped}\n{traffic}"
         for index in cells:
-            cell = show_cell(page, index)
+            cell = lab_tools.show_cell(page, index)
             area = cell.locator(".jp-OutputArea")
             expect(area.locator("svg g.node").first).to_be_visible(timeout=60_000)
             assert area.locator("svg g.node").count() >= 3, index
@@ -171,7 +156,7 @@ def test_without_the_extension_the_forced_race_loses_the_drawings(
                 break
             page.wait_for_timeout(200)
         assert dropped["dropped"] == 1, f"the race was not run: {dropped}\n{traffic}"
-        cell = show_cell(page, widget_cells(tmp_path / "notebooks" / LESSON)[0])
+        cell = lab_tools.show_cell(page, widget_cells(tmp_path / "notebooks" / LESSON)[0])
         expect(cell.locator(".jp-OutputArea")).to_contain_text(
             "Error displaying widget: model not found", timeout=30_000
         )
@@ -204,7 +189,7 @@ def test_with_no_kernel_the_stored_pictures_show_with_the_note(
             dialog.locator("button.jp-mod-reject").click()
             expect(dialog).to_have_count(0)
         for index in cells:
-            cell = show_cell(page, index)
+            cell = lab_tools.show_cell(page, index)
             picture = cell.locator(".minigrad-stored-picture")
             expect(picture).to_be_visible(timeout=40_000)
             image = picture.locator("img")

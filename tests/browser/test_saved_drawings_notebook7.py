@@ -95,21 +95,6 @@ def saved_widget_state(path: Path) -> dict:
     return metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
 
 
-def show_cell(page, index: int):
-    """Scroll the notebook until cell ``index`` is attached (the notebook may render only
-    the cells near the view), and return it."""
-    cell = page.locator(f'.jp-Notebook .jp-Cell[data-windowed-list-index="{index}"]')
-    scroller = page.locator(".jp-WindowedPanel-outer").first
-    scroller.evaluate("element => { element.scrollTop = 0; }")
-    for _ in range(200):
-        if cell.count():
-            break
-        scroller.evaluate("element => { element.scrollTop += element.clientHeight / 2; }")
-        page.wait_for_timeout(100)
-    cell.scroll_into_view_if_needed()
-    return cell
-
-
 def open_lesson(page, base_url: str, token: str, name: str) -> None:
     page.goto(f"{base_url}/notebooks/{name}?token={token}")
     expect(page.locator(".jp-Notebook")).to_be_visible(timeout=60_000)
@@ -164,7 +149,7 @@ def test_a_lesson_run_saved_and_reopened_in_notebook7_shows_every_drawing(
         open_lesson(page, base_url, token, lesson)
         lab_tools.wait_until_idle(page, base_url, token)
         for index in saved:
-            area = show_cell(page, index).locator(".jp-OutputArea")
+            area = lab_tools.show_cell(page, index).locator(".jp-OutputArea")
             expect(area.locator("svg g.node").first).to_be_visible(timeout=60_000)
             assert area.locator("svg g.node").count() >= 3, index
             expect(area.locator(".minigrad-stored-picture")).to_have_count(0)
@@ -196,7 +181,7 @@ def test_a_lesson_run_saved_and_reopened_in_notebook7_shows_every_drawing(
         dialog.locator("button.jp-mod-reject").click()
         expect(dialog).to_have_count(0)
         for index in saved:
-            cell = show_cell(page, index)
+            cell = lab_tools.show_cell(page, index)
             picture = cell.locator(".minigrad-stored-picture")
             expect(picture).to_be_visible(timeout=40_000)
             image = picture.locator("img")
