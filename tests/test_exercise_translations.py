@@ -24,6 +24,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -192,16 +193,39 @@ def test_an_untranslated_check_string_would_fail_the_measure(name):
             assert LATIN_WORD.search(plain_words(message.id, names)), message.id
 
 
+# In a check's plain text, a minus between two pieces of code (``x - 1``, ``2 * s(x) - 1``)
+# is code a student may paste, not a dash: Markdown would put it in a code span.
+CODE_MINUS = re.compile(r"(?<=[A-Za-z0-9_)\]]) - (?=[A-Za-z0-9_(\[])")
+
+
+def as_checked(message) -> str:
+    """The entry's text as the typography rules should see it: a check's plain text with
+    the minus signs of its code taken out."""
+    if "plain text" in message.auto_comments[0]:
+        return CODE_MINUS.sub("-", message.string)
+    return message.string
+
+
+def test_a_minus_in_a_checks_code_is_not_a_dash_but_one_in_prose_is():
+    hint = "a check's hint: plain text, shown to the student"
+    code = SimpleNamespace(string="у x - 1 наклон, а 2 * s(x) - 1 нет", auto_comments=[hint])
+    prose = SimpleNamespace(string="шаг - и всё", auto_comments=[hint])
+    markdown = SimpleNamespace(string="у x - 1 наклон", auto_comments=["Markdown paragraph"])
+    rule = lessons_tests.TYPOGRAPHY["ru"]
+    assert rule(as_checked(code)) == []
+    assert rule(as_checked(prose)) and rule(as_checked(markdown))
+
+
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
 def test_translations_follow_the_typography_of_their_language(pair):
     """As for the lessons, but for comments: a comment may quote code, such as ``3 - 1``,
-    that Markdown would put in a code span."""
+    that Markdown would put in a code span; and so may a check's plain text."""
     lang, name = pair
     problems = [
         f"{message.id[:50]!r}: {problem}"
         for message in catalog(lang, name)
         if message.id and "a comment in code" not in message.auto_comments[0]
-        for problem in lessons_tests.TYPOGRAPHY[lang](message.string)
+        for problem in lessons_tests.TYPOGRAPHY[lang](as_checked(message))
     ]
     assert not problems, "\n".join(problems)
 
