@@ -984,7 +984,7 @@ def main(argv: list[str] | None = None) -> None:
     variants = write_class(out, secret, arguments.sets or None, arguments.lang)
     changed = [v.name for v in variants if v.numbers or v.points or v.words]
     print(f"class_variant: wrote {len(variants)} sets into {out}/source")
-    print(f"  with this class's own numbers or code: {', '.join(changed) or 'none'}")
+    print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
     print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")
 
 
