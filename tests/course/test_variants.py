@@ -663,3 +663,35 @@ def test_a_translated_class_of_sets_02_and_06_has_its_code_and_the_english_key(
     check = by_id(_class_source(course, "02_computation_graph"))["ex4_check"].source
     hints = re.sub(r'"\s*\n\s*"', "", check)  # a hint's pieces, joined
     assert f"то, что вернула {function}()" in hints and "exp()" not in hints
+
+
+def _occurrences(fragment: str, text: str) -> int:
+    """How many times ``fragment`` stands in ``text`` as whole tokens."""
+    return class_variant.substitute_words(text, {fragment: "\0"}).count("\0")
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_every_translation_writes_the_code_that_a_class_may_change_as_the_english_does(lang):
+    """A fragment of WORDS that a translation wrote otherwise (``x+1`` for ``x + 1``) would
+    leave the template's code in that language's statement or hint of a class."""
+    tool = class_variant.translation_tool()
+    checked = 0
+    for name in WORDED:
+        catalog = tool.lessons.read_catalog(tool.catalog_path(lang, name))
+        found = class_variant.declaration(name)
+        fragments = {
+            fragment
+            for groups in found.words.values()
+            for group in groups
+            for alternative in group
+            for fragment in alternative
+        }
+        for message in catalog:
+            if not message.id or not isinstance(message.id, str):
+                continue
+            for fragment in fragments:
+                english = _occurrences(fragment, message.id)
+                if english:
+                    checked += 1
+                    assert _occurrences(fragment, message.string) == english, (name, message)
+    assert checked > 10  # statements and hints of both sets
