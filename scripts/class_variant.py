@@ -15,9 +15,11 @@ catalogs and then given the class's numbers (:func:`translated_variant`).
 
 What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
 exercise, each number as the statement, the solution and the typical wrong answers write
-it, with the values a class may get instead) and ``POINTS`` (per ``check_function`` check,
-how to draw the points where the student's function is evaluated). A set without such a
-file is copied as it is. For a set with one, this command
+it, with the values a class may get instead), ``POINTS`` (per ``check_function`` check,
+how to draw the points where the student's function is evaluated) and ``WORDS`` (per
+exercise whose answer is a name or a choice, fragments of its code and the other code a class
+may get instead: :func:`substitute_words`). A set without such a file is copied as it is.
+For a set with one, this command
 
 1. draws the class's numbers and points (the same secret always gives the same ones);
 2. writes them into the statement (its code blocks, and its prose's decimal numbers), the
@@ -139,6 +141,8 @@ class Declaration:
     numbers: dict[str, dict[str, list]] = field(default_factory=dict)
     points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
     only_in: dict[str, list[str]] = field(default_factory=dict)
+    # words[exercise] = groups of alternatives {template's fragment: class's}: see WORDS.
+    words: dict[str, list[list[dict[str, str]]]] = field(default_factory=dict)
 
     def changes(self, exercise: str, grade_id: str) -> bool:
         """Whether the numbers of ``exercise`` change in its code cell ``grade_id``."""
@@ -158,6 +162,7 @@ def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
         getattr(module, "NUMBERS", {}),
         getattr(module, "POINTS", {}),
         getattr(module, "ONLY_IN", {}),
+        getattr(module, "WORDS", {}),
     )
 
 
@@ -436,6 +441,85 @@ def public_numbers() -> frozenset[str]:
     return frozenset(found)
 
 
+# --------------------------------------------------------------------------- words
+# A fragment is replaced where it stands as whole tokens: not inside a longer name or number
+# ("sin" is not replaced in "sinh" nor "x + 1" in "x + 1.5").
+_TOKEN_BEFORE = r"(?<![A-Za-z0-9_])(?<!\d\.)"
+_TOKEN_AFTER = r"(?![A-Za-z0-9_]|\.\d)"
+
+
+def substitute_words(text: str, table: dict[str, str]) -> str:
+    """``text`` with every fragment of ``table`` that stands as whole tokens replaced by its
+    value, all in one pass (so that ``{"A": "B", "B": "A"}`` swaps two names). Code is code
+    in every language: the same fragments are found in a translated statement or hint.
+
+    >>> substitute_words("z = (x * y).sin()  # sinh(x), not sin", {"sin": "cos"})
+    'z = (x * y).cos()  # sinh(x), not cos'
+    >>> substitute_words('# Script A ... {"A": 1, "B": 2}, В B', {"A": "B", "B": "A"})
+    '# Script B ... {"B": 1, "A": 2}, В A'
+    """
+    if not table:
+        return text
+    fragments = "|".join(re.escape(fragment) for fragment in sorted(table, key=len, reverse=True))
+    pattern = re.compile(f"{_TOKEN_BEFORE}(?:{fragments}){_TOKEN_AFTER}")
+    return pattern.sub(lambda match: table[match.group(0)], text)
+
+
+def draw_words(rng: random.Random, found: Declaration) -> dict[str, dict[str, str]]:
+    """One alternative of each group of ``WORDS``, per exercise, as one table; drawn again
+    while it would give the class the template's own code (every group drew ``{}``)."""
+    words = {}
+    for exercise, groups in found.words.items():
+        if not any(any(alternative) for group in groups for alternative in group):
+            raise VariantError(f"{exercise}: WORDS has only the template's own words")
+        chosen: dict[str, str] = {}
+        while not chosen:
+            for group in groups:
+                chosen.update(rng.choice(group))
+        words[exercise] = chosen
+    return words
+
+
+def with_words(template: Any, words: dict[str, dict[str, str]]) -> Any:
+    """The template with each exercise's drawn words in all its cells: statement, given and
+    solution cells, and the checks' names and hints (whose expected values and fingerprints
+    are then computed again)."""
+    nb = copy.deepcopy(template)
+    for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
+        if words.get(exercise):
+            cell.source = substitute_words(cell.source, words[exercise])
+    return nb
+
+
+def wrong_with_words(
+    wrong: dict[str, list[tuple[str, str]]], words: dict[str, dict[str, str]]
+) -> dict[str, list[tuple[str, str]]]:
+    """The typical wrong answers written with the class's words, and their hints' pieces."""
+    return {
+        answer: [
+            (substitute_words(code, table), substitute_words(piece, table))
+            for code, piece in mistakes
+        ]
+        for answer, mistakes in wrong.items()
+        for table in [words.get(exercise_of(answer), {})]
+    }
+
+
+def catalog_with_words(catalog: Any, words: dict[str, dict[str, str]]) -> Any:
+    """A language's catalog that also translates the English a class's words give (a hint
+    naming ``cos()`` where the template's names ``exp()``): each finished entry with an
+    exercise's words in both its English and its translation, beside the entry itself."""
+    worded = copy.deepcopy(catalog)
+    for table in words.values():
+        for message in catalog:
+            if not isinstance(message.id, str) or not message.id or not message.string:
+                continue
+            english = substitute_words(message.id, table)
+            if english != message.id and english not in worded and "fuzzy" not in message.flags:
+                worded.add(english, substitute_words(message.string, table))
+    return worded
+
+
 # --------------------------------------------------------------------------- one variant
 @dataclass
 class Variant:
@@ -447,6 +531,7 @@ class Variant:
     numbers: dict[str, dict[str, str]]
     points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
     expected: dict[tuple[str, int, str], str]  # (grade cell, check, its name): the value
+    words: dict[str, dict[str, str]] = field(default_factory=dict)  # per exercise: drawn words
 
 
 def _draw(
@@ -467,7 +552,7 @@ def _draw(
 
 
 def _varied_exercises(nb: Any, found: Declaration) -> set[str]:
-    exercises = set(found.numbers)
+    exercises = set(found.numbers) | set(found.words)
     for cell in nb.cells:
         if meta(cell).get("grade"):
             names = {call.name for call in check_calls(cell.source)}
@@ -597,14 +682,16 @@ def build_variant(
     numbers: dict[str, dict[str, str]],
     points: dict[str, tuple[list, list]],
     template_runs: dict | None = None,
+    words: dict[str, dict[str, str]] | None = None,
 ) -> Variant:
     """The set with the given numbers and points (none: the template's own), its key
     computed by running the solution and the wrong answers. Raises VariantError when the
     template's fingerprints cannot be traced to a source, or when, for these numbers, the
     solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
-    template's runs from one draw to the next."""
+    template's runs from one draw to the next; ``words`` are the exercises' drawn words."""
+    words = words or {}
     varied = _varied_exercises(template, found)
-    nb = _with_numbers_and_points(template, numbers, points, found)
+    nb = _with_numbers_and_points(with_words(template, words), numbers, points, found)
     wrong_here = {
         answer: [
             (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
@@ -612,7 +699,7 @@ def build_variant(
             else (code, hint)
             for code, hint in mistakes
         ]
-        for answer, mistakes in wrong.items()
+        for answer, mistakes in wrong_with_words(wrong, words).items()
     }
     # The template's runs: "solution", and (answer cell, which) for each wrong answer.
     template_runs = {} if template_runs is None else template_runs
@@ -678,7 +765,7 @@ def build_variant(
                     (grade_id, index, call.kind),
                     literal,
                     hint,
-                    wrong.get(answer_cell, []),
+                    wrong_here.get(answer_cell, []),
                     functools.partial(wrong_run, answer_cell),
                     default_run,
                     solution_run,
@@ -689,7 +776,7 @@ def build_variant(
                 arguments = ", ".join(f'"{f}"' for f in source)
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
         cell.source = formatted(edits.result())
-    return Variant(name, nb, wrong_here, numbers, points, expected)
+    return Variant(name, nb, wrong_here, numbers, points, expected, words)
 
 
 def _literal_value(node: ast.AST) -> Any:
@@ -730,16 +817,18 @@ def _mistake_source(
     for which, (_, piece) in enumerate(recorded):
         if piece not in hint:
             continue
-        default = fingerprints_of(kind, run_value(wrong_run(which, False), grade_id, index))
-        if default != literal:
+        default = run_value(wrong_run(which, False), grade_id, index)
+        forms = [fingerprints_of(kind, form) for form in answer_forms(kind, default)]
+        if literal not in forms:
             raise VariantError(
-                f"{where}: the wrong answer with hint {piece!r} gives {default} in the "
+                f"{where}: the wrong answer with hint {piece!r} gives {forms[0]} in the "
                 f"template, which has {literal}"
             )
-        found = fingerprints_of(kind, run_value(wrong_run(which, True), grade_id, index))
-        if found is None:
-            raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing")
-        return found
+        found = run_value(wrong_run(which, True), grade_id, index)
+        found_forms = answer_forms(kind, found)
+        if found is None or len(found_forms) != len(forms):
+            raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing like it")
+        return fingerprints_of(kind, found_forms[forms.index(literal)])
     for other_cell, recorder in default_run.items():
         for other_index, value in recorder.values.items():
             same_kind = recorder.kinds[other_index] == kind
@@ -749,6 +838,21 @@ def _mistake_source(
         f"{where}: no wrong answer in tests/course/wrong* has a hint found in the mistake "
         f"{hint!r}: record one, so that its fingerprint can be computed"
     )
+
+
+def answer_forms(kind: str, value: Any) -> list[Any]:
+    """A measured answer and the equivalent one its check also accepts, whose fingerprint a
+    common mistake may be written with: a list of distinct items is a set to ``check_equal``.
+
+    >>> answer_forms("check_equal", ["x", "c"])
+    [['x', 'c'], {'c', 'x'}]
+    """
+    forms = [value]
+    if kind == "check_equal" and isinstance(value, list | tuple):
+        with contextlib.suppress(TypeError):  # unhashable items: no set
+            if len(set(value)) == len(value):
+                forms.append(set(value))
+    return forms
 
 
 def run_value(measured: dict[str, Recorder], grade_id: str, index: int) -> Any:
@@ -768,11 +872,16 @@ def make_variant(name: str, secret: str | None, *, template: Any = None) -> Vari
     if secret is None:
         return build_variant(name, template, wrong, found, {}, {})
     generator = draws(secret, name)
+    # The words come from a draw of their own: a set's numbers do not change with them.
+    word_generator = draws(secret, f"{name}\0words")
     problems, template_runs = [], {}
     for attempt in range(ATTEMPTS):
         numbers, points = _draw(generator(attempt), found)
+        words = draw_words(word_generator(attempt), found)
         try:
-            return build_variant(name, template, wrong, found, numbers, points, template_runs)
+            return build_variant(
+                name, template, wrong, found, numbers, points, template_runs, words
+            )
         except VariantError as problem:
             problems.append(str(problem))
     raise VariantError(f"{name}: no usable draw in {ATTEMPTS} attempts: {problems[-1]}")
@@ -817,13 +926,15 @@ def translated_variant(variant: Variant, lang: str) -> Any:
     if not catalog_file.exists():
         raise VariantError(f"{variant.name} has no catalog in {lang}: {catalog_file}")
     catalog = tool.lessons.read_catalog(catalog_file)
-    nb = tool.built_source(variant.name, lang, catalog, english=variant.nb)
+    worded = catalog_with_words(catalog, variant.words)  # the class's hints are in it too
+    nb = tool.built_source(variant.name, lang, worded, english=variant.nb)
     statements = tool.built_source(variant.name, lang, catalog)
     exercises = exercise_per_cell(nb)
     for cell, statement, exercise in zip(nb.cells, statements.cells, exercises):
         if cell.cell_type == "markdown":
             numbers = variant.numbers.get(exercise, {})
-            cell.source = substitute_in_markdown(statement.source, numbers, lang in DECIMAL_COMMA)
+            source = substitute_words(statement.source, variant.words.get(exercise, {}))
+            cell.source = substitute_in_markdown(source, numbers, lang in DECIMAL_COMMA)
     return nb
 
 
@@ -871,7 +982,7 @@ def main(argv: list[str] | None = None) -> None:
     out = arguments.out or class_folder(arguments.lang)
     secret = class_secret(arguments.secret_file)
     variants = write_class(out, secret, arguments.sets or None, arguments.lang)
-    changed = [v.name for v in variants if v.numbers or v.points]
+    changed = [v.name for v in variants if v.numbers or v.points or v.words]
     print(f"class_variant: wrote {len(variants)} sets into {out}/source")
     print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
     print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")

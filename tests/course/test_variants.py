@@ -116,7 +116,7 @@ def test_a_class_gets_other_numbers_and_another_key(variants, name):
     variant = variants[name]
     template_key = _key(class_variant.read_source(name))
     variant_key = _key(variant.nb)
-    assert variant.numbers or variant.points
+    assert variant.numbers or variant.points or variant.words
     varied = {exercise for exercise in variant.numbers} | {
         class_variant.exercise_of(grade_id)
         for (grade_id, index), found in variant_key.items()
@@ -499,3 +499,199 @@ def test_a_translated_class_is_graded_on_its_numbers(variants, translated_class)
             check_id = class_variant.exercise_of(answer_id) + "_check"
             assert cells[check_id] == 0, f"{lang} {name}: {check_id} gave points for a wrong answer"
             assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)
+
+
+# --------------------------------------------------------------------------- names and choices
+# Sets 02 and 06 ask for names and choices (a grad_fn's name, which tensors are leaves,
+# whether a second backward() fails), which numbers do not change: a class gets other code
+# (``WORDS`` in teacher/variants), and its key is what the solutions, which compute their
+# answers from that code, give. A secret written here, in the open, as a student could
+# read it: its class of set 06 got the scripts' names swapped, so that every exercise of the
+# two sets differs from the repository's.
+WORDED = ["02_computation_graph", "06_retain_graph"]
+OPEN_SECRET = "drawn-in-the-open-0"
+
+
+def test_words_are_replaced_as_whole_tokens_and_all_at_once():
+    swap = {"A": "B", "B": "A", "x + 1": "x - 1", "exp": "cos"}
+    text = 'x + 1.5, x + 1, AB, {"A": x.exp()}, In B, expm1, В B, 脚本 A'
+    assert class_variant.substitute_words(text, swap) == (
+        'x + 1.5, x - 1, AB, {"B": x.cos()}, In A, expm1, В A, 脚本 B'
+    )
+
+
+def test_every_drawn_word_is_in_the_template_and_changes_it():
+    """A fragment that a typo kept out of the exercise would vary nothing."""
+    for name in WORDED:
+        template = class_variant.read_source(name)
+        found = class_variant.declaration(name)
+        exercises = class_variant.exercise_per_cell(template)
+        for exercise, groups in found.words.items():
+            text = "\n".join(
+                cell.source for cell, of in zip(template.cells, exercises) if of == exercise
+            )
+            for group in groups:
+                for alternative in group:
+                    for fragment in alternative:
+                        table = {fragment: "\0"}
+                        assert class_variant.substitute_words(text, table) != text, fragment
+
+
+def _typed_in(release, source):
+    """The release with the answer cells of ``source`` (a teacher's notebook) typed in."""
+    nb = nbformat.from_dict(json.loads(json.dumps(release)))
+    answers = by_id(source)
+    for cell in nb.cells:
+        if nbgrader_meta(cell).get("solution"):
+            cell.source = strip_solution(answers[nbgrader_meta(cell)["grade_id"]].source)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def open_class(tmp_path_factory) -> tuple[dict, Course]:
+    """The sets 02 and 06 of the open secret's class, released and graded: the class's
+    teacher's answers, the untouched release, and the repository's key (teacher/source's
+    solutions) typed into the class's release."""
+    root = tmp_path_factory.mktemp("open-class")
+    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, WORDED)}
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, variant.nb))
+        course.submit("untouched", name, release)
+        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+    course.nbgrader("autograde", "*", "--force")
+    return variants, course
+
+
+def _hidden_expected(nb) -> dict[str, object]:
+    """The value each exercise's hidden test compares with."""
+    found = {}
+    for cell in grade_cells(nb):
+        for call in class_variant.check_calls(cell.source):
+            if call.hidden and call.keyword("expected") is not None:
+                found[nbgrader_meta(cell)["grade_id"]] = _value_of(call.keyword("expected"))
+    return found
+
+
+@pytest.mark.parametrize("name", WORDED)
+def test_the_repositorys_key_loses_the_exercises_whose_code_a_class_gets(open_class, name):
+    variants, course = open_class
+    variant = variants[name]
+    assert set(variant.words) == set(class_variant.declaration(name).words)
+    score, max_score, cells = course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+    score, _, cells = course.scores("untouched", name)
+    assert score == 0, cells
+    public = _hidden_expected(class_variant.read_source(name))
+    mine = _hidden_expected(variant.nb)
+    _, _, cells = course.scores("public-key", name)
+    for exercise in variant.words:
+        check = exercise + "_check"
+        # Every answer differs here (a class of set 06 keeps exercise 1's answer when its
+        # scripts keep their names: half of them); the key that answered it gets nothing.
+        assert mine[check] != public[check], check
+        assert cells[check] == 0, f"{name} {check}: the repository's key scored"
+    statements = " ".join(c.source for c in variant.nb.cells if c.cell_type == "markdown")
+    for table in variant.words.values():  # the class sees its own code
+        assert all(value in statements for value in table.values() if "Backward" not in value)
+
+
+def test_a_class_of_set_06_keeps_exercise_1s_answer_only_when_its_scripts_keep_their_names():
+    name = "06_retain_graph"
+    public = _hidden_expected(class_variant.read_source(name))["ex1_check"]
+    seen = set()
+    for secret in [OPEN_SECRET, "drawn-in-the-open-3"]:  # swapped, and not
+        variant = class_variant.make_variant(name, secret)
+        swapped = variant.words["ex1"].get("A") == "B"
+        answer = _hidden_expected(variant.nb)["ex1_check"]
+        assert answer == (dict(zip("BA", public.values())) if swapped else public)
+        seen.add(swapped)
+    assert seen == {True, False}
+
+
+def test_a_translated_class_of_sets_02_and_06_has_its_code_and_the_english_key(
+    tmp_path, tracked_text
+):
+    """A Russian class of the open secret: its statements and hints show the class's code
+    (code stays code in a translation), its key is the English class's, and real nbgrader
+    grades the class's answers full, the untouched release 0, and a typical wrong answer
+    0 with its hint in Russian, in the class's words."""
+    root = tmp_path / "class-ru"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(class_variant.SECRET_VARIABLE, OPEN_SECRET)
+        class_variant.main(["--lang", "ru", "--out", str(root), *WORDED])
+    env = course_environment(root)
+    env.pop("LANGUAGE", None)  # the language must come from the notebook, not the locale
+    course = Course(root=root, env=env)
+    course.nbgrader("generate_assignment", "*", "--force")
+    english = {name: class_variant.make_variant(name, OPEN_SECRET) for name in WORDED}
+    for name, variant in english.items():
+        source = _class_source(course, name)
+        assert _key(source) == _key(variant.nb)
+        statements = [c.source for c in source.cells if c.cell_type == "markdown"]
+        assert all(re.search(SCRIPT["ru"], text) for text in statements[1:])
+        for exercise, table in variant.words.items():
+            shown = [
+                cell.source
+                for cell, of in zip(source.cells, class_variant.exercise_per_cell(source))
+                if of == exercise
+            ]
+            for value in table.values():
+                if "Backward" not in value:  # a typical wrong answer's, not the code's
+                    assert any(value in text for text in shown), (name, value)
+        release = course.release(name)
+        translated = class_variant.Variant(**{**vars(variant), "nb": source})
+        course.submit("solution", name, class_submission(release, translated))
+        course.submit("untouched", name, release)
+        course.submit("wrong-0", name, class_submission(release, translated, 0))
+    course.nbgrader("autograde", "*", "--force")
+    for name, variant in english.items():
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        score, _, cells = course.scores("untouched", name)
+        assert score == 0, (name, cells)
+        graded = by_id(course.autograded("wrong-0", name))
+        _, _, cells = course.scores("wrong-0", name)
+        for answer_id in variant.wrong:
+            check_id = class_variant.exercise_of(answer_id) + "_check"
+            assert cells[check_id] == 0, (name, check_id)
+            assert re.search(SCRIPT["ru"], error_text(graded[check_id])), (name, check_id)
+    # The Russian hint of set 02's exercise 4 names the class's function, as the English does.
+    function = english["02_computation_graph"].words["ex4"]["exp"]
+    check = by_id(_class_source(course, "02_computation_graph"))["ex4_check"].source
+    hints = re.sub(r'"\s*\n\s*"', "", check)  # a hint's pieces, joined
+    assert f"то, что вернула {function}()" in hints and "exp()" not in hints
+
+
+def _occurrences(fragment: str, text: str) -> int:
+    """How many times ``fragment`` stands in ``text`` as whole tokens."""
+    return class_variant.substitute_words(text, {fragment: "\0"}).count("\0")
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_every_translation_writes_the_code_that_a_class_may_change_as_the_english_does(lang):
+    """A fragment of WORDS that a translation wrote otherwise (``x+1`` for ``x + 1``) would
+    leave the template's code in that language's statement or hint of a class."""
+    tool = class_variant.translation_tool()
+    checked = 0
+    for name in WORDED:
+        catalog = tool.lessons.read_catalog(tool.catalog_path(lang, name))
+        found = class_variant.declaration(name)
+        fragments = {
+            fragment
+            for groups in found.words.values()
+            for group in groups
+            for alternative in group
+            for fragment in alternative
+        }
+        for message in catalog:
+            if not message.id or not isinstance(message.id, str):
+                continue
+            for fragment in fragments:
+                english = _occurrences(fragment, message.id)
+                if english:
+                    checked += 1
+                    assert _occurrences(fragment, message.string) == english, (name, message)
+    assert checked > 10  # statements and hints of both sets

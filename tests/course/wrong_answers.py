@@ -254,6 +254,7 @@ WRONG = {
         "ex1_answer": [
             ('second_fails = {"A": True, "B": True}', "saved nothing"),
             ('second_fails = {"A": False, "B": False}', "saved its inputs"),
+            ('second_fails = {"A": False, "B": True}', "did the shared node save anything"),
         ],
         "ex2_answer": [
             (
@@ -265,6 +266,11 @@ WRONG = {
                 'fails = {"x.exp() + 1": True, "(x + 1) - x": False, '
                 '"(x * x).detach() + x": True, "x.detach() * x": True}',
                 "cut the multiplication out",
+            ),
+            (
+                'fails = {"x.exp() + 1": True, "(x + 1) - x": False, '
+                '"(x * x).detach() + x": False, "x.detach() * x": False}',
+                "even when that factor does not require grad",
             ),
         ],
         "ex3_answer": [
