@@ -455,9 +455,8 @@ class BackwardNode(Node, Context):
     function: type[Function]  # the Function whose backward this node runs
     # What was saved, in the order it was saved (see _kept); None once backward freed it.
     _saved: list[Kept] | None = ()  # type: ignore[assignment]
-    # The saved inputs that need no gradient: their place in _saved, by their place in
-    # next_functions.
-    _constants: dict[int, int] = {}  # replaced whole, never changed in place
+    # The saved inputs that need no gradient: (place in next_functions, place in _saved).
+    _constants: tuple[tuple[int, int], ...] = ()
     # Which arguments were Tensors, when some were not (a user's Function given a number):
     # numbers get no edge and no gradient. None when every argument is a Tensor.
     input_is_tensor: tuple[bool, ...] | None = None
@@ -590,7 +589,7 @@ class BackwardNode(Node, Context):
                     continue
                 if value is array:
                     if not tensor._requires_grad:
-                        self._constants = {**self._constants, edge: len(saved)}
+                        self._constants += ((edge, len(saved)),)
                     # (_kept's wrapped number, written out: every x * 0.5 saves one)
                     saved.append(tensor if tensor._is_wrapped_number else _kept(tensor, False))
                     break
@@ -659,7 +658,7 @@ class BackwardNode(Node, Context):
         if self._saved is None:
             return {}
         found = {}
-        for edge, index in self._constants.items():
+        for edge, index in self._constants:
             kept = self._saved[index]
             if kept.__class__ is tuple:  # a tensor kept as itself, and its version then
                 kept, version = kept
