@@ -272,7 +272,7 @@ class SavedTensor:
         self.tensor: Tensor | None = None if is_result else tensor
         self.array = tensor._array
         self.version_counter = counter = tensor._version_counter
-        # version: when a tensor the node kept as itself becomes a SavedTensor, its own
+        # version: given when a node's (tensor, version when saved) pair becomes a SavedTensor
         self.saved_version = counter.value if version is None else version
         self.is_result = is_result
         # (the property only for a view: whether it requires grad may come from its base)
