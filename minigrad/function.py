@@ -243,10 +243,13 @@ class SavedTensor:
     """A tensor kept for ``backward``, with the version it had when it was saved: what
     ``grad_fn._raw_saved_self`` shows.
 
-    A saved *result* of the op is stored without its ``grad_fn``, which is this very node:
-    keeping it would make a reference cycle between a node and its output. Under
-    ``autograd.graph.saved_tensors_hooks`` the tensor is kept as its pack hook's result
-    instead, and given back by the unpack hook.
+    A node keeps most saved tensors as the pair (tensor, version) instead (see ``_kept``):
+    an op saves one or two tensors, and an object for each cost more than the op's
+    arithmetic on small arrays. A ``SavedTensor`` is made where more is needed: for a saved
+    *result* of the op, stored without its ``grad_fn``, which is this very node (keeping it
+    would make a reference cycle between a node and its output); for a tensor saved under
+    ``autograd.graph.saved_tensors_hooks``, kept as its pack hook's result instead and
+    given back by the unpack hook; and when ``_raw_saved_*`` asks for the object itself.
     """
 
     __slots__ = (
@@ -265,11 +268,12 @@ class SavedTensor:
         "tangents",
     )
 
-    def __init__(self, tensor: Tensor, is_result: bool = False) -> None:
+    def __init__(self, tensor: Tensor, is_result: bool = False, version: int | None = None) -> None:
         self.tensor: Tensor | None = None if is_result else tensor
         self.array = tensor._array
         self.version_counter = counter = tensor._version_counter
-        self.saved_version = counter.value
+        # version: given when a node's (tensor, version when saved) pair becomes a SavedTensor
+        self.saved_version = counter.value if version is None else version
         self.is_result = is_result
         # (the property only for a view: whether it requires grad may come from its base)
         self.requires_grad = tensor._requires_grad if tensor._base is None else tensor.requires_grad
@@ -279,10 +283,16 @@ class SavedTensor:
         self.written_into_view: Callable[[], Any] | None = None  # a weak reference
         # Forward mode: a saved result's tangents (set inside a dual level).
         self.tangents: dict[int, Tensor] | None = None
-        hooks = _saved_tensor_hooks.__dict__.get("stack")  # getattr with a default costs more
-        if hooks:
-            pack_hook, unpack_hook, checks_versions = hooks[-1]
-            self._pack(pack_hook, unpack_hook, tensor, checks_versions)
+
+    @classmethod
+    def under_hooks(
+        cls, tensor: Tensor, is_result: bool, hooks: list[tuple[Callable, Callable, bool]]
+    ) -> SavedTensor:
+        """``tensor`` saved as the innermost ``saved_tensors_hooks`` in force packs it."""
+        saved = cls(tensor, is_result)
+        pack_hook, unpack_hook, checks_versions = hooks[-1]
+        saved._pack(pack_hook, unpack_hook, tensor, checks_versions)
+        return saved
 
     def register_hooks(
         self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]
@@ -291,7 +301,8 @@ class SavedTensor:
         when backward (or ``_saved_*``) needs it."""
         if self.unpack_hook is not None:
             raise RuntimeError(
-                "SavedTensor.register_hooks: hooks can only be registered once per saved tensor"
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
             )
         tensor = self.tensor if self.tensor is not None else _tensor.Tensor(self.array)
         self._pack(pack_hook, unpack_hook, tensor)
@@ -381,6 +392,27 @@ class SavedTensor:
         )
 
 
+# How a node keeps each tensor saved for backward (BackwardNode._saved, made by _kept).
+Kept = "tuple[Tensor, int] | Tensor | SavedTensor | None"
+
+
+def _kept(tensor: Tensor, is_result: bool) -> Kept:
+    """How a node keeps ``tensor``, saved for backward: most often as the pair (tensor,
+    its version now), so that backward can tell whether it was changed in place since
+    (an object per saved tensor cost more than the op's arithmetic on small arrays); a
+    wrapped number (the 2 of x * 2) as itself, since nothing else can change it in place;
+    and as a ``SavedTensor`` where more is needed: the op's result (kept without its
+    ``grad_fn``), or a tensor that the ``saved_tensors_hooks`` in force pack."""
+    hooks = _saved_tensor_hooks.__dict__.get("stack")  # getattr with a default costs more
+    if hooks and not tensor._is_wrapped_number:
+        return SavedTensor.under_hooks(tensor, is_result, hooks)
+    if is_result:
+        return SavedTensor(tensor, is_result=True)
+    if tensor._is_wrapped_number:
+        return tensor
+    return (tensor, tensor._version_counter.value)
+
+
 def _producer_name(tensor: Tensor | None) -> str:
     if tensor is None or tensor.grad_fn is None:
         return ""
@@ -421,10 +453,10 @@ class BackwardNode(Node, Context):
     new tensors) is a class attribute of it, decided once rather than set for each node."""
 
     function: type[Function]  # the Function whose backward this node runs
-    # What was saved, as SavedTensors (or wrapped numbers); None once backward freed it.
-    _saved: list[SavedTensor | Tensor] | None = ()  # type: ignore[assignment]
-    # The saved inputs that need no gradient, by their place in next_functions.
-    _constants: dict[int, SavedTensor | Tensor] = {}  # replaced whole, never changed in place
+    # What was saved, in the order it was saved (see _kept); None once backward freed it.
+    _saved: list[Kept] | None = ()  # type: ignore[assignment]
+    # The saved inputs that need no gradient: (place in next_functions, place in _saved).
+    _constants: tuple[tuple[int, int], ...] = ()
     # Which arguments were Tensors, when some were not (a user's Function given a number):
     # numbers get no edge and no gradient. None when every argument is a Tensor.
     input_is_tensor: tuple[bool, ...] | None = None
@@ -515,7 +547,13 @@ class BackwardNode(Node, Context):
         as_arrays = self._saved_as_arrays
         unpacked = []
         for saved in self._saved:
-            if isinstance(saved, SavedTensor):
+            if saved.__class__ is tuple:  # a tensor kept as itself, and its version then
+                saved, version = saved
+                if saved._version_counter.value != version:
+                    raise SavedTensor(saved, version=version).modified_error(self)
+                if as_arrays:
+                    saved = saved._array
+            elif saved.__class__ is SavedTensor:
                 if saved.checks_versions and saved.version_counter.value != saved.saved_version:
                     raise saved.modified_error(self)  # is_modified(), written out
                 if not as_arrays:
@@ -530,33 +568,34 @@ class BackwardNode(Node, Context):
         return tuple(unpacked)
 
     def _save(self, arrays: Sequence[Any], inputs: tuple[Any, ...], returned: Any, result: Tensor):
-        """Turn what ``forward`` asked to save into Tensors, once the result exists:
+        """Keep what ``forward`` asked to save (see ``_saved``), once the result exists:
         ``arrays`` are what forward received for ``inputs``, ``returned`` what it returned,
         ``result`` the Tensor made of it."""
         Tensor = _tensor.Tensor
-        saved: list[SavedTensor | Tensor] = []
+        saved: list[Kept] = []
         for value in self._to_save:
-            if value is None or isinstance(value, Tensor):  # None: not needed this time
-                saved.append(value if value is None else SavedTensor(value))
+            if value is None:  # not needed this time
+                saved.append(None)
                 continue
             if value is returned:
-                saved.append(SavedTensor(result, is_result=True))
+                saved.append(_kept(result, True))
+                continue
+            if isinstance(value, Tensor):
+                saved.append(_kept(value, False))
                 continue
             edge = 0  # the input's place in next_functions, which lists Tensors only
             for array, tensor in zip(arrays, inputs):
                 if not isinstance(tensor, Tensor):
                     continue
                 if value is array:
-                    # A wrapped number (the 2 of x * 2) belongs to this op alone: nothing
-                    # can change it in place, so it needs no version check.
-                    kept = tensor if tensor._is_wrapped_number else SavedTensor(tensor)
-                    saved.append(kept)
                     if not tensor._requires_grad:
-                        self._constants = {**self._constants, edge: kept}
+                        self._constants += ((edge, len(saved)),)
+                    # (_kept's wrapped number, written out: every x * 0.5 saves one)
+                    saved.append(tensor if tensor._is_wrapped_number else _kept(tensor, False))
                     break
                 edge += 1
             else:  # made in forward or given as an option (a mask, indices, class weights)
-                saved.append(SavedTensor(Tensor(np.asarray(value))))
+                saved.append(_kept(Tensor(np.asarray(value)), False))
         self._to_save = ()
         self._saved = saved
 
@@ -585,7 +624,17 @@ class BackwardNode(Node, Context):
     def _saved_entry(self, index: int, raw: bool) -> Any:
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
-        entry = self._saved[index] if index < len(self._saved) else None
+        if index >= len(self._saved):
+            return None
+        entry = self._saved[index]
+        if entry.__class__ is tuple:  # a tensor kept as itself, and its version then
+            tensor, version = entry
+            if raw:  # the object itself, made now and kept (hooks registered on it must hold)
+                self._saved[index] = SavedTensor(tensor, version=version)
+                return self._saved[index]
+            if tensor._version_counter.value != version:
+                raise SavedTensor(tensor, version=version).modified_error(self)
+            return tensor
         if raw or not isinstance(entry, SavedTensor):
             return entry
         if entry.is_modified():
@@ -609,8 +658,13 @@ class BackwardNode(Node, Context):
         if self._saved is None:
             return {}
         found = {}
-        for edge, kept in self._constants.items():
-            if isinstance(kept, SavedTensor):
+        for edge, index in self._constants:
+            kept = self._saved[index]
+            if kept.__class__ is tuple:  # a tensor kept as itself, and its version then
+                kept, version = kept
+                if kept._version_counter.value != version:
+                    continue
+            elif isinstance(kept, SavedTensor):
                 if kept.is_modified() or kept.tensor is None:
                     continue
                 kept = kept.tensor
@@ -630,10 +684,12 @@ class BackwardNode(Node, Context):
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
         for saved in self._saved:
-            if (
-                isinstance(saved, SavedTensor) and saved.checks_versions
-            ):  # is_modified(), written out
-                if saved.version_counter.value != saved.saved_version:
+            if saved.__class__ is tuple:  # a tensor kept as itself, and its version then
+                tensor, version = saved
+                if tensor._version_counter.value != version:
+                    raise SavedTensor(tensor, version=version).modified_error(self)
+            elif saved.__class__ is SavedTensor and saved.checks_versions:
+                if saved.version_counter.value != saved.saved_version:  # is_modified()
                     raise saved.modified_error(self)
 
 
@@ -973,9 +1029,7 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
             output._rebase_view_history(node)  # changed in place: its base's history too
     if node._to_save:
         node._saved = [
-            None
-            if value is None
-            else SavedTensor(value, is_result=_is_in(value, listed) and value.grad_fn is node)
+            None if value is None else _kept(value, _is_in(value, listed) and value.grad_fn is node)
             for value in node._to_save
         ]
         node._to_save = ()

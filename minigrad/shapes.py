@@ -63,7 +63,9 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     Traceback (most recent call last):
     IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)
     """
-    dims = tuple(range(ndim)) if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))
+    if dim is None:  # every dim: nothing to check (x.sum(), and every mean of a loss)
+        return tuple(range(ndim))
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
     size = max(ndim, 1)
     normalized = []
     for d in dims:

@@ -54,7 +54,12 @@ class Op(Function):
     def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
         """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
         Tensor = _tensor.Tensor
-        return [value._array if isinstance(value, Tensor) else value for value in args]
+        # A loop, not a list comprehension: in this Python (3.11) a comprehension is a
+        # function made and called each time, which costs more than its one or two items.
+        arrays = []
+        for value in args:
+            arrays.append(value._array if isinstance(value, Tensor) else value)
+        return arrays
 
     @classmethod
     def apply(cls, *args: Any, **options: Any) -> Tensor:

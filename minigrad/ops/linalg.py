@@ -222,21 +222,23 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     ``_should_fold``); everything else is expanded to common batch dimensions and goes
     through one ``bmm``.
     """
-    if a.ndim == 0 or b.ndim == 0:
+    # Read once: each read of the .ndim property is a Python call.
+    a_dims, b_dims = a._array.ndim, b._array.ndim
+    if a_dims == 0 or b_dims == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D"
+            f"both arguments to matmul need to be at least 1D, but they are {a_dims}D and {b_dims}D"
         )
-    if a.ndim == 1 and b.ndim == 1:
+    if a_dims == 1 and b_dims == 1:
         return Dot.apply(a, b)
-    if a.ndim == 2 and b.ndim == 1:
+    if a_dims == 2 and b_dims == 1:
         return Mv.apply(a, b)
-    if a.ndim == 1 and b.ndim == 2:
+    if a_dims == 1 and b_dims == 2:
         return SqueezeInPlace.apply(Mm.apply(a.unsqueeze(0), b), dim=0)
-    if a.ndim == 2 and b.ndim == 2:
+    if a_dims == 2 and b_dims == 2:
         return Mm.apply(a, b)
     if _should_fold(a, b):
         return _folded_matmul(a, b)
-    if a.ndim == 3 and b.ndim == 3 and a.shape[0] != b.shape[0]:
+    if a_dims == 3 and b_dims == 3 and a.shape[0] != b.shape[0]:
         # A batch of one that requires grad is squeezed, so that its gradient is no sum
         # over the other operand's batch.
         if a.shape[0] == 1 and a.requires_grad:

@@ -191,3 +191,43 @@ def test_backward_with_inputs_fills_only_their_grad(run_both, leaf):
         (a * b).sum().backward(inputs=[L.tensor([1.0])])
 
     assert run_both(scenario)[-1][0] == "RuntimeError"
+
+
+def test_hooks_registered_on_a_raw_saved_tensor_are_used(run_both, leaf):
+    # A node keeps a saved input as the tensor and its version (no SavedTensor object);
+    # _raw_saved_self makes the object, and what is registered on it must hold.
+    def scenario(L, F, log):
+        x = leaf(L, [1.0, 2.0])
+        y = x.pow(2)
+        raw = y.grad_fn._raw_saved_self
+        log.append(type(raw).__name__)
+
+        def pack(tensor):
+            log.append(("pack", tensor))
+            return tensor * 10  # _saved_self must give what unpack makes of it
+
+        raw.register_hooks(pack, lambda packed: packed / 5)
+        log.append(y.grad_fn._saved_self)  # unpacked: 2 * x
+        try:
+            raw.register_hooks(pack, lambda packed: packed)
+        except RuntimeError as error:
+            log.append(str(error))
+
+    run_both(scenario)
+
+
+def test_a_saved_input_changed_in_place_is_refused_by_name(run_both, leaf):
+    def scenario(L, F, log):
+        x = leaf(L, [1.0, 2.0])
+        h = x * 1
+        y = h * x  # saves h (for x's gradient) and x (for h's)
+        log.append(y.grad_fn._saved_self)
+        with L.no_grad():
+            h.mul_(3)
+        for read in (lambda: y.grad_fn._saved_self, lambda: y.sum().backward()):
+            try:
+                read()
+            except RuntimeError as error:  # the hint after it is minigrad's own (docs/pytorch.md)
+                log.append(str(error).split(" Hint:")[0].replace(L.__name__, "L"))
+
+    run_both(scenario)
