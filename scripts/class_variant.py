@@ -134,11 +134,16 @@ class Declaration:
     """What may change in one set: ``numbers[exercise][default text] = [other values]``,
     ``points[check name] = draw(rng) -> points`` and ``only_in[exercise] = [cell ids]``, the
     code cells where an exercise's numbers change when not all of them (a solution whose
-    one-hot weights are written 1.0, as a point of the given cell is)."""
+    one-hot weights are written 1.0, as a point of the given cell is); ``worked[name] =
+    (the template's value, [other values])`` and ``phrases(**worked) -> {exercise: {phrase:
+    text}}`` for the numbers that prose writes as whole numbers and solutions work by hand
+    (:func:`replace_phrases`)."""
 
     numbers: dict[str, dict[str, list]] = field(default_factory=dict)
     points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
     only_in: dict[str, list[str]] = field(default_factory=dict)
+    worked: dict[str, tuple[Any, list]] = field(default_factory=dict)
+    phrases: Callable[..., dict[str, dict[str, str]]] | None = None
 
     def changes(self, exercise: str, grade_id: str) -> bool:
         """Whether the numbers of ``exercise`` change in its code cell ``grade_id``."""
@@ -158,6 +163,8 @@ def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
         getattr(module, "NUMBERS", {}),
         getattr(module, "POINTS", {}),
         getattr(module, "ONLY_IN", {}),
+        getattr(module, "WORKED", {}),
+        getattr(module, "phrases", None),
     )
 
 
@@ -266,6 +273,65 @@ def substitute_in_markdown(
         else:
             parts[i] = substitute_in_prose(parts[i], numbers, decimal_comma)
     return "```".join(parts)
+
+
+# ------------------------------------------------------------ phrases of worked numbers
+# A phrase is bounded where it begins or ends with a letter or digit: "x = 3" is not the
+# start of "x = 3.5", "12" not the end of "112" (ASCII only: a Chinese character beside a
+# number is no part of it).
+_BEFORE = r"(?<![A-Za-z0-9_.])"
+_AFTER = r"(?![A-Za-z0-9_]|\.\d)"
+
+
+def replace_phrases(text: str, phrases: dict[str, str]) -> str:
+    """``text`` with each phrase (a key of ``phrases``) replaced by its text, in one pass, the
+    longest phrase first where two begin at one place. This is how the numbers that a
+    statement writes as whole numbers ($f'(3)$, $x = 3$) and that solutions work by hand
+    (``1.0 * 2 * 6.0``) change: the declaration says, per exercise, each phrase the template
+    writes and how the class's numbers write it.
+
+    >>> class_numbers = {"f'(3)": "f'(4)", "x = 3": "x = 4", "12": "20"}
+    >>> replace_phrases("f'(3) at x = 3, not x = 3.5; 12 of 112", class_numbers)
+    "f'(4) at x = 4, not x = 3.5; 20 of 112"
+    """
+    if not phrases:
+        return text
+
+    def pattern(phrase: str) -> str:
+        before = _BEFORE if phrase[0].isalnum() else ""
+        after = _AFTER if phrase[-1].isalnum() else ""
+        return before + re.escape(phrase) + after
+
+    longest_first = sorted(phrases, key=len, reverse=True)
+    alternatives = "|".join(pattern(phrase) for phrase in longest_first)
+    return re.sub(alternatives, lambda match: phrases[match.group(0)], text)
+
+
+def _draw_worked(rng: random.Random, found: Declaration) -> dict[str, dict[str, str]]:
+    """The class's worked numbers (never the template's own) written into the declaration's
+    phrases: ``{exercise: {phrase: the class's text}}``; empty for a set without them."""
+    if not found.worked or found.phrases is None:
+        return {}
+    drawn = {
+        name: rng.choice([value for value in values if value != default])
+        for name, (default, values) in found.worked.items()
+    }
+    return found.phrases(**drawn)
+
+
+def _check_phrases(template: Any, phrases: dict[str, dict[str, str]], wrong: dict) -> None:
+    """Every declared phrase is written in its exercise (a statement, a cell, a wrong
+    answer): a phrase that is not would leave the template's number where it stood."""
+    text: dict[str, str] = {}
+    for cell, exercise in zip(template.cells, exercise_per_cell(template)):
+        text[exercise] = text.get(exercise, "") + "\n" + cell.source
+    for answer, mistakes in wrong.items():
+        for code, _ in mistakes:
+            text[exercise_of(answer)] = text.get(exercise_of(answer), "") + "\n" + code
+    for exercise, table in phrases.items():
+        for phrase in table:
+            if replace_phrases(text.get(exercise, ""), {phrase: "\0"}) == text.get(exercise):
+                raise VariantError(f"{exercise}: the phrase {phrase!r} is not in the template")
 
 
 class SourceEdits:
@@ -447,6 +513,7 @@ class Variant:
     numbers: dict[str, dict[str, str]]
     points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
     expected: dict[tuple[str, int, str], str]  # (grade cell, check, its name): the value
+    phrases: dict[str, dict[str, str]] = field(default_factory=dict)  # of worked numbers
 
 
 def _draw(
@@ -491,7 +558,11 @@ def exercise_per_cell(nb: Any) -> list[str]:
 
 
 def _with_numbers_and_points(
-    template: Any, numbers: dict, points: dict, found: Declaration | None = None
+    template: Any,
+    numbers: dict,
+    points: dict,
+    found: Declaration | None = None,
+    phrases: dict | None = None,
 ) -> Any:
     """The template with the drawn numbers in each exercise's statement code blocks, given
     and solution cells, and the drawn points in its checks (``points[name] = (shown,
@@ -512,6 +583,8 @@ def _with_numbers_and_points(
         table = numbers.get(exercise)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+        if phrases and exercise in phrases:  # every cell: statement, code, names and hints
+            cell.source = replace_phrases(cell.source, phrases[exercise])
         if table and cell.cell_type == "markdown":
             cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
@@ -597,17 +670,27 @@ def build_variant(
     numbers: dict[str, dict[str, str]],
     points: dict[str, tuple[list, list]],
     template_runs: dict | None = None,
+    phrases: dict[str, dict[str, str]] | None = None,
 ) -> Variant:
     """The set with the given numbers and points (none: the template's own), its key
     computed by running the solution and the wrong answers. Raises VariantError when the
     template's fingerprints cannot be traced to a source, or when, for these numbers, the
     solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
     template's runs from one draw to the next."""
-    varied = _varied_exercises(template, found)
-    nb = _with_numbers_and_points(template, numbers, points, found)
+    phrases = phrases or {}
+    varied = _varied_exercises(template, found) | set(phrases)
+    if phrases:
+        _check_phrases(template, phrases, wrong)
+    nb = _with_numbers_and_points(template, numbers, points, found, phrases)
     wrong_here = {
         answer: [
-            (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
+            (
+                replace_phrases(
+                    substitute_numbers(code, numbers.get(exercise_of(answer), {})),
+                    phrases.get(exercise_of(answer), {}),
+                ),
+                hint,
+            )
             if found.changes(exercise_of(answer), answer)
             else (code, hint)
             for code, hint in mistakes
@@ -620,7 +703,8 @@ def build_variant(
         template_runs["solution"] = run(template)
     default_run = template_runs["solution"]
     solution_run = run(nb)
-    if numbers or points:  # before the wrong answers run: the cheapest reason to draw again
+    drawn = bool(numbers or points or phrases)
+    if drawn:  # before the wrong answers run: the cheapest reason to draw again
         values = " ".join(
             as_literal(value)
             for grade_id, recorder in solution_run.items()
@@ -646,6 +730,7 @@ def build_variant(
         if not meta(cell).get("grade") or exercise_of(grade_id) not in varied:
             continue
         calls = check_calls(cell.source)
+        hints_by_name = _strings_assigned(cell.source)
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
         for index, call in enumerate(calls):
@@ -658,7 +743,7 @@ def build_variant(
                 node = call.keyword("expected")
                 # Values a hidden test computes at points it computes are left to it.
                 if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
-                    if (numbers or points) and _same_number(value, _literal_value(node)):
+                    if drawn and _same_number(value, _literal_value(node)):
                         # The repository's answer would score here: a copied key, marks.
                         raise VariantError(f"{name} {grade_id}: {call.name} is the public value")
                     edits.replace(node, as_literal(value))
@@ -672,6 +757,7 @@ def build_variant(
                 edits.replace(node, _fingerprint_text(call.kind, mine))
             seen = {tuple(mine)}
             for mistake, hint in _mistake_nodes(call):
+                hint = hints_by_name.get(hint, hint)  # a hint kept in a variable of the cell
                 literal = [literal_or_code(arg) for arg in mistake.args]
                 source = _mistake_source(
                     f"{name} {grade_id} {call.name}",
@@ -689,7 +775,23 @@ def build_variant(
                 arguments = ", ".join(f'"{f}"' for f in source)
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
         cell.source = formatted(edits.result())
-    return Variant(name, nb, wrong_here, numbers, points, expected)
+    return Variant(name, nb, wrong_here, numbers, points, expected, phrases)
+
+
+def _strings_assigned(source: str) -> dict[str, str]:
+    """The strings a grade cell keeps in variables (``not_one = "..."``), by name: a hint
+    that several common mistakes share."""
+    found = {}
+    for statement in ast.parse(source).body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ):
+            found[statement.targets[0].id] = statement.value.value
+    return found
 
 
 def _literal_value(node: ast.AST) -> Any:
@@ -727,19 +829,25 @@ def _mistake_source(
     whose hint it carries, else from the right answer of another check (``That is ∂z/∂y``)
     that had the same fingerprint in the template."""
     grade_id, index, kind = check
+    # Two mistakes may share a hint (set 03's "along two paths"): the wrong answer that
+    # stands for one gives its fingerprint in the template.
+    mismatch = None
     for which, (_, piece) in enumerate(recorded):
         if piece not in hint:
             continue
         default = fingerprints_of(kind, run_value(wrong_run(which, False), grade_id, index))
         if default != literal:
-            raise VariantError(
+            mismatch = (
                 f"{where}: the wrong answer with hint {piece!r} gives {default} in the "
                 f"template, which has {literal}"
             )
+            continue
         found = fingerprints_of(kind, run_value(wrong_run(which, True), grade_id, index))
         if found is None:
             raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing")
         return found
+    if mismatch:
+        raise VariantError(mismatch)
     for other_cell, recorder in default_run.items():
         for other_index, value in recorder.values.items():
             same_kind = recorder.kinds[other_index] == kind
@@ -770,9 +878,13 @@ def make_variant(name: str, secret: str | None, *, template: Any = None) -> Vari
     generator = draws(secret, name)
     problems, template_runs = [], {}
     for attempt in range(ATTEMPTS):
-        numbers, points = _draw(generator(attempt), found)
+        rng = generator(attempt)
+        numbers, points = _draw(rng, found)
+        phrases = _draw_worked(rng, found)
         try:
-            return build_variant(name, template, wrong, found, numbers, points, template_runs)
+            return build_variant(
+                name, template, wrong, found, numbers, points, template_runs, phrases
+            )
         except VariantError as problem:
             problems.append(str(problem))
     raise VariantError(f"{name}: no usable draw in {ATTEMPTS} attempts: {problems[-1]}")
@@ -817,14 +929,43 @@ def translated_variant(variant: Variant, lang: str) -> Any:
     if not catalog_file.exists():
         raise VariantError(f"{variant.name} has no catalog in {lang}: {catalog_file}")
     catalog = tool.lessons.read_catalog(catalog_file)
-    nb = tool.built_source(variant.name, lang, catalog, english=variant.nb)
     statements = tool.built_source(variant.name, lang, catalog)
+    nb = tool.built_source(variant.name, lang, _with_phrases(catalog, variant), english=variant.nb)
     exercises = exercise_per_cell(nb)
     for cell, statement, exercise in zip(nb.cells, statements.cells, exercises):
         if cell.cell_type == "markdown":
             numbers = variant.numbers.get(exercise, {})
-            cell.source = substitute_in_markdown(statement.source, numbers, lang in DECIMAL_COMMA)
+            text = replace_phrases(statement.source, variant.phrases.get(exercise, {}))
+            cell.source = substitute_in_markdown(text, numbers, lang in DECIMAL_COMMA)
     return nb
+
+
+def _with_phrases(catalog: Any, variant: Variant) -> Any:
+    """The language's catalog, with each entry that writes a worked number of the class's
+    (a hint's "x = 3", a comment's "arriving 12") also under its English in the class's
+    numbers, translated with them: the class's hints and comments are then translated as
+    the template's are. An entry whose translation does not write every such phrase as the
+    English does is left as it is (the class then sees that string in English)."""
+    phrases: dict[str, str] = {}
+    for table in variant.phrases.values():
+        phrases.update(table)
+    if not phrases:
+        return catalog
+    catalog = copy.deepcopy(catalog)
+    for message in list(catalog):
+        if not (message.id and message.string) or "fuzzy" in message.flags:
+            continue
+        english = replace_phrases(message.id, phrases)
+        if english == message.id:
+            continue
+        written = [
+            phrase
+            for phrase in phrases
+            if replace_phrases(message.id, {phrase: "\0"}) != message.id
+        ]
+        if all(replace_phrases(message.string, {p: "\0"}) != message.string for p in written):
+            catalog.add(english, replace_phrases(message.string, phrases), context=message.context)
+    return catalog
 
 
 def class_folder(lang: str | None) -> Path:

@@ -157,9 +157,11 @@ def numerical_gradient(f, x, eps):
 
 WRONG = {
     "01_gradients": {
+        # Exercises 1 and 4: worked with the statement's x = 3 (and x = 2, y = 3), which class
+        # variants change (teacher/variants/01_gradients.py, its phrases).
         "ex1_answer": [
-            ("dfdx = 27", "derivative of the term -2x"),
-            ("dfdx = 21.0", "the value of the function"),
+            ("dfdx = 3 * 3**2", "derivative of the term -2x"),
+            ("dfdx = 3**3 - 2 * 3", "the value of the function"),
         ],
         "ex2_answer": [
             (
@@ -175,8 +177,9 @@ WRONG = {
             ("x_grad = 4 * 3.0\nc_grad_is_none = False", "computes gradients only for those"),
         ],
         "ex4_answer": [
-            ("dz_dx = 9.75\ndz_dy = 12.5", "is negative"),
-            ("dz_dx = 8.25\ndz_dy = 12.0", "depends on y too"),
+            ("dz_dx = 3**2 + 3 / 2**2\ndz_dy = 2 * 2 * 3 + 1 / 2", "is negative"),
+            ("dz_dx = 3**2 - 3 / 2**2\ndz_dy = 2 * 2 * 3", "depends on y too"),
+            ("dz_dx = 3**2\ndz_dy = 2 * 2 * 3 + 1 / 2", "differentiate it as well"),
         ],
     },
     "02_computation_graph": {
