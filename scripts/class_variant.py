@@ -307,6 +307,26 @@ def replace_phrases(text: str, phrases: dict[str, str]) -> str:
     return re.sub(alternatives, lambda match: phrases[match.group(0)], text)
 
 
+def _phrases_in_strings(code: str, phrases: dict[str, str]) -> str:
+    """A grade cell with the phrases replaced in its strings only (a check's name, a hint):
+    its numbers are the key's, which the command computes.
+
+    >>> _phrases_in_strings('check("f(3)", d, expected=3.0, hint="at x = 3")', {"f(3)": "f(4)",
+    ...     "3.0": "4.0", "x = 3": "x = 4"})
+    'check("f(4)", d, expected=3.0, hint="at x = 4")'
+    """
+    lines = code.splitlines(keepends=True)
+    edits = []
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.STRING and token.start[0] == token.end[0]:
+            changed = replace_phrases(token.string, phrases)
+            if changed != token.string:
+                edits.append((token.start, token.end, changed))
+    for (row, start), (_, end), text in reversed(edits):
+        lines[row - 1] = lines[row - 1][:start] + text + lines[row - 1][end:]
+    return "".join(lines)
+
+
 def _draw_worked(rng: random.Random, found: Declaration) -> dict[str, dict[str, str]]:
     """The class's worked numbers (never the template's own) written into the declaration's
     phrases: ``{exercise: {phrase: the class's text}}``; empty for a set without them."""
@@ -583,8 +603,11 @@ def _with_numbers_and_points(
         table = numbers.get(exercise)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-        if phrases and exercise in phrases:  # every cell: statement, code, names and hints
-            cell.source = replace_phrases(cell.source, phrases[exercise])
+        if phrases and exercise in phrases:  # statements, given and solution cells
+            if meta(cell).get("grade"):  # only the strings: a check's name, its hints
+                cell.source = _phrases_in_strings(cell.source, phrases[exercise])
+            else:
+                cell.source = replace_phrases(cell.source, phrases[exercise])
         if table and cell.cell_type == "markdown":
             cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):

@@ -194,10 +194,13 @@ WRONG = {
             ('parents = ["MulBackward0", None]', "what exp() returned"),
         ],
     },
+    # Exercises 1 to 3: worked at the statement's x = 3, y = -1, which class variants change
+    # (teacher/variants/03_backward_step_by_step.py, its phrases).
     "03_backward_step_by_step": {
         "ex1_answer": [
-            ("into_p = 6.0", "not the derivative of p²"),
+            ("into_p = (3 - 1) * 3", "not the derivative of p²"),
             ("into_p = 2", "Evaluate the local derivative"),
+            ("into_p = ((3 - 1) * 3) ** 2", "the value of z"),
         ],
         "ex2_answer": [
             ("into_s = 3.0\ninto_x = 2.0", "not by 1"),
@@ -206,6 +209,8 @@ WRONG = {
         "ex3_answer": [
             ("x_grad = 24.0\ny_grad = 36.0", "along two paths"),
             ("x_grad = 60.0\ny_grad = 12.0", "passes on all that arrives"),
+            ("x_grad = 36.0\ny_grad = 36.0", "along two paths"),
+            ("x_grad = 60.0\ny_grad = 1.0", "that is not 1 here"),
         ],
         "ex4_answer": [
             ("dfdx = math.cos(1.5**2)", "derivative of the inside, too"),
