@@ -590,11 +590,11 @@ def _with_numbers_and_points(
     points of its own the hidden ones); outputs cleared."""
     nb = copy.deepcopy(template)
     shown_in_template = {
-        call.name: literal_or_code(call.keyword("points"))
+        call.name: literal_or_code(node)
         for cell in nb.cells
         if meta(cell).get("grade")
-        for call in check_calls(cell.source)
-        if not call.hidden and call.keyword("points") is not None
+        for call, node in zip(*_calls_and_points(cell.source))
+        if not call.hidden and node is not None
     }
     for name, (shown, _) in points.items():
         if shown == shown_in_template.get(name):  # a class never gets the public points
@@ -616,17 +616,47 @@ def _with_numbers_and_points(
         elif table and cell.cell_type == "code":  # a grade cell: its checks' names
             cell.source = substitute_numbers(cell.source, table, in_code=False)
         if meta(cell).get("grade") and points:
-            edits = SourceEdits(cell.source)
-            for call in check_calls(cell.source):
-                node = call.keyword("points")
+            edits, edited = SourceEdits(cell.source), set()
+            for call, node in zip(*_calls_and_points(cell.source)):
                 # Points given by name in a hidden test are extra ones of the template's
                 # (set 16 checks more points whose values minigrad computes as it grades).
                 if call.name in points and node is not None and is_literal(node):
                     shown, hidden = points[call.name]
                     same = ast.literal_eval(node) == shown_in_template.get(call.name)
-                    edits.replace(node, as_literal(shown if same else hidden))
+                    if (node.lineno, node.col_offset) not in edited:  # a shared variable
+                        edits.replace(node, as_literal(shown if same else hidden))
+                        edited.add((node.lineno, node.col_offset))
             cell.source = edits.result()
     return nb
+
+
+def _calls_and_points(source: str) -> tuple[list[CheckCall], list[ast.expr | None]]:
+    """A grade cell's check calls and each one's ``points=``. A name that the cell assigns a
+    literal stands for it (set 11's ``leaky_points``, which two checks share) in a visible
+    check, and in a hidden test whose points are the visible check's; not in a hidden test
+    with extra points of its own (set 16's ``_points``, whose values minigrad computes as
+    it grades)."""
+    calls = check_calls(source)
+    assigned = {
+        statement.targets[0].id: statement.value
+        for statement in ast.parse(source).body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and is_literal(statement.value)
+    }
+    visible: dict[str, Any] = {}
+    nodes: list[ast.expr | None] = []
+    for call in calls:
+        node = call.keyword("points")
+        if isinstance(node, ast.Name) and node.id in assigned:
+            value = assigned[node.id]
+            if not call.hidden or ast.literal_eval(value) == visible.get(call.name):
+                node = value
+        if not call.hidden and node is not None and is_literal(node):
+            visible[call.name] = ast.literal_eval(node)
+        nodes.append(node)
+    return calls, nodes
 
 
 def formatted(code: str) -> str:
@@ -752,7 +782,7 @@ def build_variant(
         grade_id = meta(cell).get("grade_id", "")
         if not meta(cell).get("grade") or exercise_of(grade_id) not in varied:
             continue
-        calls = check_calls(cell.source)
+        calls, points_nodes = _calls_and_points(cell.source)
         hints_by_name = _strings_assigned(cell.source)
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
@@ -765,7 +795,7 @@ def build_variant(
             if call.hidden:
                 node = call.keyword("expected")
                 # Values a hidden test computes at points it computes are left to it.
-                if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
+                if node is not None and is_literal(points_nodes[index] or ast.Constant(0)):
                     if drawn and _same_number(value, _literal_value(node)):
                         # The repository's answer would score here: a copied key, marks.
                         raise VariantError(f"{name} {grade_id}: {call.name} is the public value")
@@ -1035,7 +1065,7 @@ def main(argv: list[str] | None = None) -> None:
     out = arguments.out or class_folder(arguments.lang)
     secret = class_secret(arguments.secret_file)
     variants = write_class(out, secret, arguments.sets or None, arguments.lang)
-    changed = [v.name for v in variants if v.numbers or v.points]
+    changed = [v.name for v in variants if v.numbers or v.points or v.phrases]
     print(f"class_variant: wrote {len(variants)} sets into {out}/source")
     print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
     print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")

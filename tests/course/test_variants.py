@@ -116,8 +116,8 @@ def test_a_class_gets_other_numbers_and_another_key(variants, name):
     variant = variants[name]
     template_key = _key(class_variant.read_source(name))
     variant_key = _key(variant.nb)
-    assert variant.numbers or variant.points
-    varied = {exercise for exercise in variant.numbers} | {
+    assert variant.numbers or variant.points or variant.phrases
+    varied = {exercise for exercise in [*variant.numbers, *variant.phrases]} | {
         class_variant.exercise_of(grade_id)
         for (grade_id, index), found in variant_key.items()
         if "points" in found and found["points"] != template_key[grade_id, index]["points"]
