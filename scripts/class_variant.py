@@ -15,14 +15,21 @@ catalogs and then given the class's numbers (:func:`translated_variant`).
 
 What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
 exercise, each number as the statement, the solution and the typical wrong answers write
-it, with the values a class may get instead) and ``POINTS`` (per ``check_function`` check,
-how to draw the points where the student's function is evaluated). A set without such a
+it, with the values a class may get instead), ``POINTS`` (per ``check_function`` check,
+how to draw the points where the student's function is evaluated), and for the numbers
+that a statement's prose writes as whole numbers and a solution works by hand ($f'(3)$,
+``1.0 * 2 * 6.0``), ``WORKED`` (each such number by name: the template's value and the
+values a class may get) and ``phrases(**worked)`` (per exercise, each phrase the template
+writes, in its statement, a check's name or hint, the solution or a typical wrong answer,
+with the class's numbers written in: :func:`replace_phrases`). A set without such a
 file is copied as it is. For a set with one, this command
 
 1. draws the class's numbers and points (the same secret always gives the same ones);
 2. writes them into the statement (its code blocks, and its prose's decimal numbers), the
    given and solution cells (``ONLY_IN``: some of them), the checks' names that are formulas
-   (``f'(1.5)``), the checks' ``points=`` and the typical wrong answers (``tests/course/wrong*``);
+   (``f'(1.5)``), the checks' ``points=`` (or the variable of the cell that holds them) and
+   the typical wrong answers (``tests/course/wrong*``); the phrases in all of these, and in
+   the checks' hints;
 3. runs the reference solution and every typical wrong answer on them, here, and writes the
    results into the checks: the hidden tests' ``expected=`` values, the visible checks'
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
