@@ -303,15 +303,22 @@ def replace_phrases(text: str, phrases: dict[str, str]) -> str:
     """
     if not phrases:
         return text
+    return re.sub(_phrase_pattern(phrases), lambda match: phrases[match.group(0)], text)
 
+
+def _phrase_pattern(phrases: dict[str, str]) -> str:
     def pattern(phrase: str) -> str:
         before = _BEFORE if phrase[0].isalnum() else ""
         after = _AFTER if phrase[-1].isalnum() else ""
         return before + re.escape(phrase) + after
 
     longest_first = sorted(phrases, key=len, reverse=True)
-    alternatives = "|".join(pattern(phrase) for phrase in longest_first)
-    return re.sub(alternatives, lambda match: phrases[match.group(0)], text)
+    return "|".join(pattern(phrase) for phrase in longest_first)
+
+
+def _phrases_in(text: str, phrases: dict[str, str]) -> int:
+    """How many phrases ``text`` writes, counted as :func:`replace_phrases` replaces them."""
+    return len(re.findall(_phrase_pattern(phrases), text)) if phrases else 0
 
 
 def _phrases_in_strings(code: str, phrases: dict[str, str]) -> str:
@@ -334,6 +341,17 @@ def _phrases_in_strings(code: str, phrases: dict[str, str]) -> str:
     return "".join(lines)
 
 
+@functools.cache
+def _translated_exercises(name: str) -> dict[str, str]:
+    """The text of each exercise of a set in its translations (teacher/<lang>/source)."""
+    text: dict[str, str] = {}
+    for path in sorted(TEACHER.glob(f"*/source/{name}/{name}.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
+            text[exercise] = text.get(exercise, "") + "\n" + cell.source
+    return text
+
+
 def _draw_worked(rng: random.Random, found: Declaration) -> dict[str, dict[str, str]]:
     """The class's worked numbers (never the template's own) written into the declaration's
     phrases: ``{exercise: {phrase: the class's text}}``; empty for a set without them."""
@@ -346,10 +364,13 @@ def _draw_worked(rng: random.Random, found: Declaration) -> dict[str, dict[str, 
     return found.phrases(**drawn)
 
 
-def _check_phrases(template: Any, phrases: dict[str, dict[str, str]], wrong: dict) -> None:
+def _check_phrases(
+    name: str, template: Any, phrases: dict[str, dict[str, str]], wrong: dict
+) -> None:
     """Every declared phrase is written in its exercise (a statement, a cell, a wrong
-    answer): a phrase that is not would leave the template's number where it stood."""
-    text: dict[str, str] = {}
+    answer), in English or in a translation (Russian writes 6·vⱼ − 2 with a minus sign): a
+    phrase that is not would leave the template's number where it stood."""
+    text = dict(_translated_exercises(name))
     for cell, exercise in zip(template.cells, exercise_per_cell(template)):
         text[exercise] = text.get(exercise, "") + "\n" + cell.source
     for answer, mistakes in wrong.items():
@@ -740,7 +761,7 @@ def build_variant(
     phrases = phrases or {}
     varied = _varied_exercises(template, found) | set(phrases)
     if phrases:
-        _check_phrases(template, phrases, wrong)
+        _check_phrases(name, template, phrases, wrong)
     nb = _with_numbers_and_points(template, numbers, points, found, phrases)
     wrong_here = {
         answer: [
@@ -1004,8 +1025,8 @@ def _with_phrases(catalog: Any, variant: Variant) -> Any:
     """The language's catalog, with each entry that writes a worked number of the class's
     (a hint's "x = 3", a comment's "arriving 12") also under its English in the class's
     numbers, translated with them: the class's hints and comments are then translated as
-    the template's are. An entry whose translation does not write every such phrase as the
-    English does is left as it is (the class then sees that string in English)."""
+    the template's are. An entry whose translation does not write as many phrases as its
+    English is left as it is (the class then sees that string in English)."""
     phrases: dict[str, str] = {}
     for table in variant.phrases.values():
         phrases.update(table)
@@ -1018,12 +1039,7 @@ def _with_phrases(catalog: Any, variant: Variant) -> Any:
         english = replace_phrases(message.id, phrases)
         if english == message.id:
             continue
-        written = [
-            phrase
-            for phrase in phrases
-            if replace_phrases(message.id, {phrase: "\0"}) != message.id
-        ]
-        if all(replace_phrases(message.string, {p: "\0"}) != message.string for p in written):
+        if _phrases_in(message.string, phrases) == _phrases_in(message.id, phrases):
             catalog.add(english, replace_phrases(message.string, phrases), context=message.context)
     return catalog
 

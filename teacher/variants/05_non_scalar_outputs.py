@@ -64,7 +64,8 @@ def phrases(a, b, order, point, weights, x) -> dict[str, dict[str, str]]:
             "$x = (1, 2, 3)$": f"$x = ({x0}, {x1}, {x2})$",
             "[6.0, 6.0, 2.0]": floats(wanted),  # in the statement, and a wrong answer
             "[[2, 1, 0], [0, 3, 2]]": str([[x1, x0, 0], [0, x2, x1]]),  # the comment
-            "2·v0 = 6 and 2·v1 = 2": f"{x1}·v0 = {wanted[0]} and {x1}·v1 = {wanted[2]}",
+            "2·v0 = 6": f"{x1}·v0 = {wanted[0]}",
+            "2·v1 = 2": f"{x1}·v1 = {wanted[2]}",
             "weights = [3.0, 1.0]": (
                 f"weights = [{float(wanted[0])} / {x1}, {float(wanted[2])} / {x1}]"
             ),
@@ -76,6 +77,7 @@ def phrases(a, b, order, point, weights, x) -> dict[str, dict[str, str]]:
             ),
             "S = 6": f"S = {total}",  # the solution's comment
             "6·vⱼ - 2": f"{total}·vⱼ {minus(along_the_sum)}",
+            "6·vⱼ − 2": f"{total}·vⱼ {minus(along_the_sum)}".replace("-", "−"),  # Russian
             "6·vⱼ": f"{total}·vⱼ",
             "[6 * 1.0 - 2, 6 * 0.0 - 2, 6 * -1.0 - 2]": (
                 "["
