@@ -16,15 +16,22 @@ catalogs and then given the class's numbers (:func:`translated_variant`).
 What may change lives beside each set, in ``teacher/variants/<set>.py``: ``NUMBERS`` (per
 exercise, each number as the statement, the solution and the typical wrong answers write
 it, with the values a class may get instead), ``POINTS`` (per ``check_function`` check,
-how to draw the points where the student's function is evaluated) and ``WORDS`` (per
+how to draw the points where the student's function is evaluated), ``WORDS`` (per
 exercise whose answer is a name or a choice, fragments of its code and the other code a class
-may get instead: :func:`substitute_words`). A set without such a file is copied as it is.
-For a set with one, this command
+may get instead: :func:`substitute_words`), and for the numbers that a statement's prose
+writes as whole numbers and a solution works by hand ($f'(3)$, ``1.0 * 2 * 6.0``),
+``WORKED`` (each such number by name: the template's value and the values a class may get)
+and ``phrases(**worked)`` (per exercise, each phrase the template writes, in its statement,
+a check's name or hint, the solution or a typical wrong answer, with the class's numbers
+written in: :func:`replace_phrases`). A set without such a file is copied as it is. For a
+set with one, this command
 
 1. draws the class's numbers and points (the same secret always gives the same ones);
 2. writes them into the statement (its code blocks, and its prose's decimal numbers), the
    given and solution cells (``ONLY_IN``: some of them), the checks' names that are formulas
-   (``f'(1.5)``), the checks' ``points=`` and the typical wrong answers (``tests/course/wrong*``);
+   (``f'(1.5)``), the checks' ``points=`` (or the variable of the cell that holds them) and
+   the typical wrong answers (``tests/course/wrong*``); the phrases in all of these, and in
+   the checks' hints;
 3. runs the reference solution and every typical wrong answer on them, here, and writes the
    results into the checks: the hidden tests' ``expected=`` values, the visible checks'
    fingerprints, and the fingerprints of the common mistakes, each found from the wrong
@@ -136,13 +143,18 @@ class Declaration:
     """What may change in one set: ``numbers[exercise][default text] = [other values]``,
     ``points[check name] = draw(rng) -> points`` and ``only_in[exercise] = [cell ids]``, the
     code cells where an exercise's numbers change when not all of them (a solution whose
-    one-hot weights are written 1.0, as a point of the given cell is)."""
+    one-hot weights are written 1.0, as a point of the given cell is); ``worked[name] =
+    (the template's value, [other values])`` and ``phrases(**worked) -> {exercise: {phrase:
+    text}}`` for the numbers that prose writes as whole numbers and solutions work by hand
+    (:func:`replace_phrases`)."""
 
     numbers: dict[str, dict[str, list]] = field(default_factory=dict)
     points: dict[str, Callable[[random.Random], list]] = field(default_factory=dict)
     only_in: dict[str, list[str]] = field(default_factory=dict)
     # words[exercise] = groups of alternatives {template's fragment: class's}: see WORDS.
     words: dict[str, list[list[dict[str, str]]]] = field(default_factory=dict)
+    worked: dict[str, tuple[Any, list]] = field(default_factory=dict)
+    phrases: Callable[..., dict[str, dict[str, str]]] | None = None
 
     def changes(self, exercise: str, grade_id: str) -> bool:
         """Whether the numbers of ``exercise`` change in its code cell ``grade_id``."""
@@ -163,6 +175,8 @@ def declaration(name: str, folder: Path = DECLARATIONS) -> Declaration | None:
         getattr(module, "POINTS", {}),
         getattr(module, "ONLY_IN", {}),
         getattr(module, "WORDS", {}),
+        getattr(module, "WORKED", {}),
+        getattr(module, "phrases", None),
     )
 
 
@@ -271,6 +285,106 @@ def substitute_in_markdown(
         else:
             parts[i] = substitute_in_prose(parts[i], numbers, decimal_comma)
     return "```".join(parts)
+
+
+# ------------------------------------------------------------ phrases of worked numbers
+# A phrase is bounded where it begins or ends with a letter or digit: "x = 3" is not the
+# start of "x = 3.5", "12" not the end of "112" (ASCII only: a Chinese character beside a
+# number is no part of it).
+_BEFORE = r"(?<![A-Za-z0-9_.])"
+_AFTER = r"(?![A-Za-z0-9_]|\.\d)"
+
+
+def replace_phrases(text: str, phrases: dict[str, str]) -> str:
+    """``text`` with each phrase (a key of ``phrases``) replaced by its text, in one pass, the
+    longest phrase first where two begin at one place. This is how the numbers that a
+    statement writes as whole numbers ($f'(3)$, $x = 3$) and that solutions work by hand
+    (``1.0 * 2 * 6.0``) change: the declaration says, per exercise, each phrase the template
+    writes and how the class's numbers write it.
+
+    >>> class_numbers = {"f'(3)": "f'(4)", "x = 3": "x = 4", "12": "20"}
+    >>> replace_phrases("f'(3) at x = 3, not x = 3.5; 12 of 112", class_numbers)
+    "f'(4) at x = 4, not x = 3.5; 20 of 112"
+    """
+    if not phrases:
+        return text
+    return re.sub(_phrase_pattern(phrases), lambda match: phrases[match.group(0)], text)
+
+
+def _phrase_pattern(phrases: dict[str, str]) -> str:
+    def pattern(phrase: str) -> str:
+        before = _BEFORE if phrase[0].isalnum() else ""
+        after = _AFTER if phrase[-1].isalnum() else ""
+        return before + re.escape(phrase) + after
+
+    longest_first = sorted(phrases, key=len, reverse=True)
+    return "|".join(pattern(phrase) for phrase in longest_first)
+
+
+def _phrases_in(text: str, phrases: dict[str, str]) -> int:
+    """How many phrases ``text`` writes, counted as :func:`replace_phrases` replaces them."""
+    return len(re.findall(_phrase_pattern(phrases), text)) if phrases else 0
+
+
+def _phrases_in_strings(code: str, phrases: dict[str, str]) -> str:
+    """A grade cell with the phrases replaced in its strings only (a check's name, a hint):
+    its numbers are the key's, which the command computes.
+
+    >>> _phrases_in_strings('check("f(3)", d, expected=3.0, hint="at x = 3")', {"f(3)": "f(4)",
+    ...     "3.0": "4.0", "x = 3": "x = 4"})
+    'check("f(4)", d, expected=3.0, hint="at x = 4")'
+    """
+    lines = code.splitlines(keepends=True)
+    edits = []
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.STRING and token.start[0] == token.end[0]:
+            changed = replace_phrases(token.string, phrases)
+            if changed != token.string:
+                edits.append((token.start, token.end, changed))
+    for (row, start), (_, end), text in reversed(edits):
+        lines[row - 1] = lines[row - 1][:start] + text + lines[row - 1][end:]
+    return "".join(lines)
+
+
+@functools.cache
+def _translated_exercises(name: str) -> dict[str, str]:
+    """The text of each exercise of a set in its translations (teacher/<lang>/source)."""
+    text: dict[str, str] = {}
+    for path in sorted(TEACHER.glob(f"*/source/{name}/{name}.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell, exercise in zip(nb.cells, exercise_per_cell(nb)):
+            text[exercise] = text.get(exercise, "") + "\n" + cell.source
+    return text
+
+
+def _draw_worked(rng: random.Random, found: Declaration) -> dict[str, dict[str, str]]:
+    """The class's worked numbers (never the template's own) written into the declaration's
+    phrases: ``{exercise: {phrase: the class's text}}``; empty for a set without them."""
+    if not found.worked or found.phrases is None:
+        return {}
+    drawn = {
+        name: rng.choice([value for value in values if value != default])
+        for name, (default, values) in found.worked.items()
+    }
+    return found.phrases(**drawn)
+
+
+def _check_phrases(
+    name: str, template: Any, phrases: dict[str, dict[str, str]], wrong: dict
+) -> None:
+    """Every declared phrase is written in its exercise (a statement, a cell, a wrong
+    answer), in English or in a translation (Russian writes 6·vⱼ − 2 with a minus sign): a
+    phrase that is not would leave the template's number where it stood."""
+    text = dict(_translated_exercises(name))
+    for cell, exercise in zip(template.cells, exercise_per_cell(template)):
+        text[exercise] = text.get(exercise, "") + "\n" + cell.source
+    for answer, mistakes in wrong.items():
+        for code, _ in mistakes:
+            text[exercise_of(answer)] = text.get(exercise_of(answer), "") + "\n" + code
+    for exercise, table in phrases.items():
+        for phrase in table:
+            if replace_phrases(text.get(exercise, ""), {phrase: "\0"}) == text.get(exercise):
+                raise VariantError(f"{exercise}: the phrase {phrase!r} is not in the template")
 
 
 class SourceEdits:
@@ -532,6 +646,7 @@ class Variant:
     points: dict[str, tuple[list, list]]  # per check: shown, and of other hidden tests
     expected: dict[tuple[str, int, str], str]  # (grade cell, check, its name): the value
     words: dict[str, dict[str, str]] = field(default_factory=dict)  # per exercise: drawn words
+    phrases: dict[str, dict[str, str]] = field(default_factory=dict)  # of worked numbers
 
 
 def _draw(
@@ -576,7 +691,11 @@ def exercise_per_cell(nb: Any) -> list[str]:
 
 
 def _with_numbers_and_points(
-    template: Any, numbers: dict, points: dict, found: Declaration | None = None
+    template: Any,
+    numbers: dict,
+    points: dict,
+    found: Declaration | None = None,
+    phrases: dict | None = None,
 ) -> Any:
     """The template with the drawn numbers in each exercise's statement code blocks, given
     and solution cells, and the drawn points in its checks (``points[name] = (shown,
@@ -584,11 +703,11 @@ def _with_numbers_and_points(
     points of its own the hidden ones); outputs cleared."""
     nb = copy.deepcopy(template)
     shown_in_template = {
-        call.name: literal_or_code(call.keyword("points"))
+        call.name: literal_or_code(node)
         for cell in nb.cells
         if meta(cell).get("grade")
-        for call in check_calls(cell.source)
-        if not call.hidden and call.keyword("points") is not None
+        for call, node in zip(*_calls_and_points(cell.source))
+        if not call.hidden and node is not None
     }
     for name, (shown, _) in points.items():
         if shown == shown_in_template.get(name):  # a class never gets the public points
@@ -597,6 +716,11 @@ def _with_numbers_and_points(
         table = numbers.get(exercise)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+        if phrases and exercise in phrases:  # statements, given and solution cells
+            if meta(cell).get("grade"):  # only the strings: a check's name, its hints
+                cell.source = _phrases_in_strings(cell.source, phrases[exercise])
+            else:
+                cell.source = replace_phrases(cell.source, phrases[exercise])
         if table and cell.cell_type == "markdown":
             cell.source = substitute_in_markdown(cell.source, table)
         elif table and cell.cell_type == "code" and not meta(cell).get("grade"):
@@ -605,17 +729,47 @@ def _with_numbers_and_points(
         elif table and cell.cell_type == "code":  # a grade cell: its checks' names
             cell.source = substitute_numbers(cell.source, table, in_code=False)
         if meta(cell).get("grade") and points:
-            edits = SourceEdits(cell.source)
-            for call in check_calls(cell.source):
-                node = call.keyword("points")
+            edits, edited = SourceEdits(cell.source), set()
+            for call, node in zip(*_calls_and_points(cell.source)):
                 # Points given by name in a hidden test are extra ones of the template's
                 # (set 16 checks more points whose values minigrad computes as it grades).
                 if call.name in points and node is not None and is_literal(node):
                     shown, hidden = points[call.name]
                     same = ast.literal_eval(node) == shown_in_template.get(call.name)
-                    edits.replace(node, as_literal(shown if same else hidden))
+                    if (node.lineno, node.col_offset) not in edited:  # a shared variable
+                        edits.replace(node, as_literal(shown if same else hidden))
+                        edited.add((node.lineno, node.col_offset))
             cell.source = edits.result()
     return nb
+
+
+def _calls_and_points(source: str) -> tuple[list[CheckCall], list[ast.expr | None]]:
+    """A grade cell's check calls and each one's ``points=``. A name that the cell assigns a
+    literal stands for it (set 11's ``leaky_points``, which two checks share) in a visible
+    check, and in a hidden test whose points are the visible check's; not in a hidden test
+    with extra points of its own (set 16's ``_points``, whose values minigrad computes as
+    it grades)."""
+    calls = check_calls(source)
+    assigned = {
+        statement.targets[0].id: statement.value
+        for statement in ast.parse(source).body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and is_literal(statement.value)
+    }
+    visible: dict[str, Any] = {}
+    nodes: list[ast.expr | None] = []
+    for call in calls:
+        node = call.keyword("points")
+        if isinstance(node, ast.Name) and node.id in assigned:
+            value = assigned[node.id]
+            if not call.hidden or ast.literal_eval(value) == visible.get(call.name):
+                node = value
+        if not call.hidden and node is not None and is_literal(node):
+            visible[call.name] = ast.literal_eval(node)
+        nodes.append(node)
+    return calls, nodes
 
 
 def formatted(code: str) -> str:
@@ -683,6 +837,7 @@ def build_variant(
     points: dict[str, tuple[list, list]],
     template_runs: dict | None = None,
     words: dict[str, dict[str, str]] | None = None,
+    phrases: dict[str, dict[str, str]] | None = None,
 ) -> Variant:
     """The set with the given numbers and points (none: the template's own), its key
     computed by running the solution and the wrong answers. Raises VariantError when the
@@ -690,11 +845,20 @@ def build_variant(
     solution fails or two fingerprints of one check coincide. ``template_runs`` keeps the
     template's runs from one draw to the next; ``words`` are the exercises' drawn words."""
     words = words or {}
-    varied = _varied_exercises(template, found)
-    nb = _with_numbers_and_points(with_words(template, words), numbers, points, found)
+    phrases = phrases or {}
+    varied = _varied_exercises(template, found) | set(phrases)
+    if phrases:
+        _check_phrases(name, template, phrases, wrong)
+    nb = _with_numbers_and_points(with_words(template, words), numbers, points, found, phrases)
     wrong_here = {
         answer: [
-            (substitute_numbers(code, numbers.get(exercise_of(answer), {})), hint)
+            (
+                replace_phrases(
+                    substitute_numbers(code, numbers.get(exercise_of(answer), {})),
+                    phrases.get(exercise_of(answer), {}),
+                ),
+                hint,
+            )
             if found.changes(exercise_of(answer), answer)
             else (code, hint)
             for code, hint in mistakes
@@ -707,7 +871,8 @@ def build_variant(
         template_runs["solution"] = run(template)
     default_run = template_runs["solution"]
     solution_run = run(nb)
-    if numbers or points:  # before the wrong answers run: the cheapest reason to draw again
+    drawn = bool(numbers or points or phrases)
+    if drawn:  # before the wrong answers run: the cheapest reason to draw again
         values = " ".join(
             as_literal(value)
             for grade_id, recorder in solution_run.items()
@@ -732,7 +897,8 @@ def build_variant(
         grade_id = meta(cell).get("grade_id", "")
         if not meta(cell).get("grade") or exercise_of(grade_id) not in varied:
             continue
-        calls = check_calls(cell.source)
+        calls, points_nodes = _calls_and_points(cell.source)
+        hints_by_name = _strings_assigned(cell.source)
         answer_cell = exercise_of(grade_id) + "_answer"
         edits = SourceEdits(cell.source)
         for index, call in enumerate(calls):
@@ -744,8 +910,8 @@ def build_variant(
             if call.hidden:
                 node = call.keyword("expected")
                 # Values a hidden test computes at points it computes are left to it.
-                if node is not None and is_literal(call.keyword("points") or ast.Constant(0)):
-                    if (numbers or points) and _same_number(value, _literal_value(node)):
+                if node is not None and is_literal(points_nodes[index] or ast.Constant(0)):
+                    if drawn and _same_number(value, _literal_value(node)):
                         # The repository's answer would score here: a copied key, marks.
                         raise VariantError(f"{name} {grade_id}: {call.name} is the public value")
                     edits.replace(node, as_literal(value))
@@ -759,6 +925,7 @@ def build_variant(
                 edits.replace(node, _fingerprint_text(call.kind, mine))
             seen = {tuple(mine)}
             for mistake, hint in _mistake_nodes(call):
+                hint = hints_by_name.get(hint, hint)  # a hint kept in a variable of the cell
                 literal = [literal_or_code(arg) for arg in mistake.args]
                 source = _mistake_source(
                     f"{name} {grade_id} {call.name}",
@@ -776,7 +943,23 @@ def build_variant(
                 arguments = ", ".join(f'"{f}"' for f in source)
                 edits.replace(mistake, f"{ast.unparse(mistake.func)}({arguments})")
         cell.source = formatted(edits.result())
-    return Variant(name, nb, wrong_here, numbers, points, expected, words)
+    return Variant(name, nb, wrong_here, numbers, points, expected, words, phrases)
+
+
+def _strings_assigned(source: str) -> dict[str, str]:
+    """The strings a grade cell keeps in variables (``not_one = "..."``), by name: a hint
+    that several common mistakes share."""
+    found = {}
+    for statement in ast.parse(source).body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+        ):
+            found[statement.targets[0].id] = statement.value.value
+    return found
 
 
 def _literal_value(node: ast.AST) -> Any:
@@ -814,21 +997,27 @@ def _mistake_source(
     whose hint it carries, else from the right answer of another check (``That is ∂z/∂y``)
     that had the same fingerprint in the template."""
     grade_id, index, kind = check
+    # Two mistakes may share a hint (set 03's "along two paths"): the wrong answer that
+    # stands for one gives its fingerprint in the template.
+    mismatch = None
     for which, (_, piece) in enumerate(recorded):
         if piece not in hint:
             continue
         default = run_value(wrong_run(which, False), grade_id, index)
         forms = [fingerprints_of(kind, form) for form in answer_forms(kind, default)]
         if literal not in forms:
-            raise VariantError(
+            mismatch = (
                 f"{where}: the wrong answer with hint {piece!r} gives {forms[0]} in the "
                 f"template, which has {literal}"
             )
+            continue
         found = run_value(wrong_run(which, True), grade_id, index)
         found_forms = answer_forms(kind, found)
         if found is None or len(found_forms) != len(forms):
             raise VariantError(f"{where}: the wrong answer {piece!r} gives nothing like it")
         return fingerprints_of(kind, found_forms[forms.index(literal)])
+    if mismatch:
+        raise VariantError(mismatch)
     for other_cell, recorder in default_run.items():
         for other_index, value in recorder.values.items():
             same_kind = recorder.kinds[other_index] == kind
@@ -876,11 +1065,13 @@ def make_variant(name: str, secret: str | None, *, template: Any = None) -> Vari
     word_generator = draws(secret, f"{name}\0words")
     problems, template_runs = [], {}
     for attempt in range(ATTEMPTS):
-        numbers, points = _draw(generator(attempt), found)
+        rng = generator(attempt)
+        numbers, points = _draw(rng, found)
+        phrases = _draw_worked(rng, found)
         words = draw_words(word_generator(attempt), found)
         try:
             return build_variant(
-                name, template, wrong, found, numbers, points, template_runs, words
+                name, template, wrong, found, numbers, points, template_runs, words, phrases
             )
         except VariantError as problem:
             problems.append(str(problem))
@@ -927,15 +1118,39 @@ def translated_variant(variant: Variant, lang: str) -> Any:
         raise VariantError(f"{variant.name} has no catalog in {lang}: {catalog_file}")
     catalog = tool.lessons.read_catalog(catalog_file)
     worded = catalog_with_words(catalog, variant.words)  # the class's hints are in it too
-    nb = tool.built_source(variant.name, lang, worded, english=variant.nb)
     statements = tool.built_source(variant.name, lang, catalog)
+    nb = tool.built_source(variant.name, lang, _with_phrases(worded, variant), english=variant.nb)
     exercises = exercise_per_cell(nb)
     for cell, statement, exercise in zip(nb.cells, statements.cells, exercises):
         if cell.cell_type == "markdown":
             numbers = variant.numbers.get(exercise, {})
             source = substitute_words(statement.source, variant.words.get(exercise, {}))
-            cell.source = substitute_in_markdown(source, numbers, lang in DECIMAL_COMMA)
+            text = replace_phrases(source, variant.phrases.get(exercise, {}))
+            cell.source = substitute_in_markdown(text, numbers, lang in DECIMAL_COMMA)
     return nb
+
+
+def _with_phrases(catalog: Any, variant: Variant) -> Any:
+    """The language's catalog, with each entry that writes a worked number of the class's
+    (a hint's "x = 3", a comment's "arriving 12") also under its English in the class's
+    numbers, translated with them: the class's hints and comments are then translated as
+    the template's are. An entry whose translation does not write as many phrases as its
+    English is left as it is (the class then sees that string in English)."""
+    phrases: dict[str, str] = {}
+    for table in variant.phrases.values():
+        phrases.update(table)
+    if not phrases:
+        return catalog
+    catalog = copy.deepcopy(catalog)
+    for message in list(catalog):
+        if not (message.id and message.string) or "fuzzy" in message.flags:
+            continue
+        english = replace_phrases(message.id, phrases)
+        if english == message.id:
+            continue
+        if _phrases_in(message.string, phrases) == _phrases_in(message.id, phrases):
+            catalog.add(english, replace_phrases(message.string, phrases), context=message.context)
+    return catalog
 
 
 def class_folder(lang: str | None) -> Path:
@@ -982,7 +1197,7 @@ def main(argv: list[str] | None = None) -> None:
     out = arguments.out or class_folder(arguments.lang)
     secret = class_secret(arguments.secret_file)
     variants = write_class(out, secret, arguments.sets or None, arguments.lang)
-    changed = [v.name for v in variants if v.numbers or v.points or v.words]
+    changed = [v.name for v in variants if v.numbers or v.points or v.words or v.phrases]
     print(f"class_variant: wrote {len(variants)} sets into {out}/source")
     print(f"  with this class's own numbers: {', '.join(changed) or 'none'}")
     print(f"  next: cd {out} && nbgrader generate_assignment '*' --force")

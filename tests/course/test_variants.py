@@ -87,6 +87,8 @@ def _same(a, b) -> bool:
     where the reference solution computes an estimate: set 10's central differences)."""
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list) and any(isinstance(x, list) for x in a):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))  # ragged: set 11's
     try:
         return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-6, atol=0))
     except (TypeError, ValueError):
@@ -116,8 +118,8 @@ def test_a_class_gets_other_numbers_and_another_key(variants, name):
     variant = variants[name]
     template_key = _key(class_variant.read_source(name))
     variant_key = _key(variant.nb)
-    assert variant.numbers or variant.points or variant.words
-    varied = {exercise for exercise in variant.numbers} | {
+    assert variant.numbers or variant.points or variant.words or variant.phrases
+    varied = {exercise for exercise in [*variant.numbers, *variant.phrases]} | {
         class_variant.exercise_of(grade_id)
         for (grade_id, index), found in variant_key.items()
         if "points" in found and found["points"] != template_key[grade_id, index]["points"]
@@ -695,3 +697,135 @@ def test_every_translation_writes_the_code_that_a_class_may_change_as_the_englis
                     checked += 1
                     assert _occurrences(fragment, message.string) == english, (name, message)
     assert checked > 10  # statements and hints of both sets
+
+
+# --------------------------------------------------------------------------- worked numbers
+# The exercises whose numbers are whole numbers of the prose and whose solutions are worked
+# by hand: a declaration's WORKED numbers and phrases (teacher/variants/<set>.py) move them.
+WORKED = {
+    "01_gradients": ["ex1", "ex4"],
+    "03_backward_step_by_step": ["ex1", "ex2", "ex3"],
+    "05_non_scalar_outputs": ["ex1", "ex2", "ex3", "ex4"],
+}
+# A code-writing exercise whose points a variable of its check cell holds: its reference
+# code is public (as every code-writing exercise's is), its points and values are the key.
+NAMED_POINTS = {"11_custom_functions": ["ex2"]}
+
+
+def test_phrases_are_replaced_whole_in_one_pass():
+    phrases = {"x = 3": "x = 4", "12": "16", "12.0": "16.0", "3 * 3**2": "3 * 4**2"}
+    text = "at x = 3, not x = 3.5; 12 and 12.0 of 112; 到达的是 12，3 * 3**2 - 2"
+    assert class_variant.replace_phrases(text, phrases) == (
+        "at x = 4, not x = 3.5; 16 and 16.0 of 112; 到达的是 16，3 * 4**2 - 2"
+    )
+    # A grade cell: its strings change (a check's name, a hint), never its key.
+    cell = 'mc.check_value("f(3)", d, expected=12.0, hint="at x = 3")'
+    assert class_variant._phrases_in_strings(cell, {"f(3)": "f(4)", **phrases}) == (
+        'mc.check_value("f(4)", d, expected=12.0, hint="at x = 4")'
+    )
+
+
+def test_a_declared_phrase_that_the_exercise_does_not_write_stops_the_command():
+    name = "01_gradients"
+    found = class_variant.declaration(name)
+    with pytest.raises(class_variant.VariantError, match="f'\\(7\\)"):
+        class_variant.build_variant(
+            name,
+            class_variant.read_source(name),
+            class_variant.wrong_answers()[name],
+            found,
+            {},
+            {},
+            phrases={"ex1": {"f'(7)": "f'(4)"}},
+        )
+
+
+def test_every_worked_exercise_gets_the_class_numbers(variants):
+    for name, exercises in WORKED.items():
+        variant = variants[name]
+        assert sorted(variant.phrases) == exercises
+        template = class_variant.read_source(name)
+        cells = zip(variant.nb.cells, template.cells, class_variant.exercise_per_cell(template))
+        changed = {exercise for new, old, exercise in cells if new.source != old.source}
+        assert set(exercises) <= changed, name
+        for exercise in exercises:  # the solution and the hidden tests' values moved
+            assert any(e[0].startswith(exercise) for e in variant.expected), (name, exercise)
+
+
+@pytest.fixture(scope="module")
+def public_key_graded(variants, class_course) -> Course:
+    """The repository's key handed in to the class: teacher/source's solutions typed into
+    the class's release of each worked set, autograded as one more student."""
+    for name in WORKED:
+        public = class_variant.Variant(
+            **{**vars(variants[name]), "nb": class_variant.read_source(name)}
+        )
+        class_course.submit(
+            "public-key", name, class_submission(class_course.release(name), public)
+        )
+    class_course.nbgrader("autograde", "*", "--student", "public-key", "--force")
+    return class_course
+
+
+@pytest.mark.parametrize("name", sorted(WORKED))
+def test_the_repositorys_key_scores_nothing_on_a_worked_exercise(public_key_graded, name):
+    _, _, cells = public_key_graded.scores("public-key", name)
+    for exercise in WORKED[name]:
+        assert cells[f"{exercise}_check"] == 0, (name, exercise, cells)
+
+
+def test_named_points_are_the_class_own(variants):
+    """Set 11's exercise 2: both checks of the visible cell and both hidden tests are at the
+    class's points, with the class's values; the template's are in none of them."""
+    for name, exercises in NAMED_POINTS.items():
+        template_key, class_key = _key(class_variant.read_source(name)), _key(variants[name].nb)
+        for exercise in exercises:
+            cell = by_id(variants[name].nb)[f"{exercise}_check"]
+            calls, points = class_variant._calls_and_points(cell.source)
+            at_points = [node for node in points if node is not None]  # not gradcheck
+            drawn = {repr(ast.literal_eval(node)) for node in at_points}
+            assert len(drawn) == 1 and len(at_points) == 4, calls  # one draw, four checks
+            template_cell = by_id(class_variant.read_source(name))[f"{exercise}_check"]
+            _, template_points = class_variant._calls_and_points(template_cell.source)
+            assert drawn != {repr(ast.literal_eval(template_points[0]))}
+            for (grade_id, index), found in class_key.items():
+                if grade_id == f"{exercise}_check" and "expected" in found:
+                    assert not _same(found["expected"], template_key[grade_id, index]["expected"])
+
+
+def _strings(source: str) -> list[str]:
+    return [
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def test_a_translated_class_gets_the_worked_numbers_of_the_english_class(
+    variants, translated_class
+):
+    """Its statements write the class's worked numbers where the English class's do, and
+    its hints that hold one are translated, with the class's number."""
+    lang, course = translated_class
+    tried = 0
+    for name in TRANSLATED[lang]:
+        variant = variants[name]
+        source, english = _class_source(course, name), variant.nb
+        exercises = class_variant.exercise_per_cell(english)
+        for mine, theirs, exercise in zip(source.cells, english.cells, exercises):
+            written = [
+                text for phrase, text in variant.phrases.get(exercise, {}).items() if phrase != text
+            ]
+            if mine.cell_type == "markdown":
+                for text in written:
+                    assert (text in mine.source) == (text in theirs.source), (name, text)
+                    tried += text in mine.source
+            elif nbgrader_meta(mine).get("grade"):
+                for string in _strings(theirs.source):
+                    holds_a_number = any(text in string for text in written)
+                    if holds_a_number and re.search("[A-Za-z]{3} [a-z]{3}", string):
+                        assert string not in _strings(mine.source), (name, string)
+                        ours = [s for s in _strings(mine.source) if re.search(SCRIPT[lang], s)]
+                        assert any(t in s for s in ours for t in written if t in string)
+                        tried += 1
+    assert tried  # the test's sets have worked numbers in their statements and hints

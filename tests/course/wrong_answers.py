@@ -157,9 +157,11 @@ def numerical_gradient(f, x, eps):
 
 WRONG = {
     "01_gradients": {
+        # Exercises 1 and 4: worked with the statement's x = 3 (and x = 2, y = 3), which class
+        # variants change (teacher/variants/01_gradients.py, its phrases).
         "ex1_answer": [
-            ("dfdx = 27", "derivative of the term -2x"),
-            ("dfdx = 21.0", "the value of the function"),
+            ("dfdx = 3 * 3**2", "derivative of the term -2x"),
+            ("dfdx = 3**3 - 2 * 3", "the value of the function"),
         ],
         "ex2_answer": [
             (
@@ -175,8 +177,9 @@ WRONG = {
             ("x_grad = 4 * 3.0\nc_grad_is_none = False", "computes gradients only for those"),
         ],
         "ex4_answer": [
-            ("dz_dx = 9.75\ndz_dy = 12.5", "is negative"),
-            ("dz_dx = 8.25\ndz_dy = 12.0", "depends on y too"),
+            ("dz_dx = 3**2 + 3 / 2**2\ndz_dy = 2 * 2 * 3 + 1 / 2", "is negative"),
+            ("dz_dx = 3**2 - 3 / 2**2\ndz_dy = 2 * 2 * 3", "depends on y too"),
+            ("dz_dx = 3**2\ndz_dy = 2 * 2 * 3 + 1 / 2", "differentiate it as well"),
         ],
     },
     "02_computation_graph": {
@@ -191,10 +194,13 @@ WRONG = {
             ('parents = ["MulBackward0", None]', "what exp() returned"),
         ],
     },
+    # Exercises 1 to 3: worked at the statement's x = 3, y = -1, which class variants change
+    # (teacher/variants/03_backward_step_by_step.py, its phrases).
     "03_backward_step_by_step": {
         "ex1_answer": [
-            ("into_p = 6.0", "not the derivative of p²"),
+            ("into_p = (3 - 1) * 3", "not the derivative of p²"),
             ("into_p = 2", "Evaluate the local derivative"),
+            ("into_p = ((3 - 1) * 3) ** 2", "the value of z"),
         ],
         "ex2_answer": [
             ("into_s = 3.0\ninto_x = 2.0", "not by 1"),
@@ -203,6 +209,8 @@ WRONG = {
         "ex3_answer": [
             ("x_grad = 24.0\ny_grad = 36.0", "along two paths"),
             ("x_grad = 60.0\ny_grad = 12.0", "passes on all that arrives"),
+            ("x_grad = 36.0\ny_grad = 36.0", "along two paths"),
+            ("x_grad = 60.0\ny_grad = 1.0", "that is not 1 here"),
         ],
         "ex4_answer": [
             ("dfdx = math.cos(1.5**2)", "derivative of the inside, too"),

@@ -58,6 +58,7 @@ WRONG = {
     "ex2_answer": [
         (LEAKY_RELU.format("grad_output * mg.where(x > 0, 1.0, ctx.slope)"), "None for slope"),
         (LEAKY_RELU.format("grad_output * (x > 0).double(), None"), "keep slope on ctx"),
+        (LEAKY_RELU.format("mg.where(x > 0, 1.0, ctx.slope), None"), "multiplied by grad_output"),
     ],
     "ex3_answer": [
         (HYPOT.format("grad_output * b / r, grad_output * a / r"), "swapped"),
