@@ -266,6 +266,10 @@ class SavedTensor:
         "checks_versions",
         "written_into_view",
         "tangents",
+        # A weak reference to the node that holds this object, set when _raw_saved_* hands
+        # it out (the one way to reach register_hooks): left unset for every other saved
+        # tensor, which is never asked.
+        "owner",
     )
 
     def __init__(self, tensor: Tensor, is_result: bool = False, version: int | None = None) -> None:
@@ -285,36 +289,96 @@ class SavedTensor:
         self.tangents: dict[int, Tensor] | None = None
 
     @classmethod
+    def holding_none(cls) -> SavedTensor:
+        """What ``_raw_saved_weight`` shows when no weight was given: a saved ``None``."""
+        saved = cls.__new__(cls)
+        saved.tensor = saved.array = saved.version_counter = saved.unpack_hook = None
+        return saved
+
+    @classmethod
     def under_hooks(
-        cls, tensor: Tensor, is_result: bool, hooks: list[tuple[Callable, Callable, bool]]
+        cls,
+        tensor: Tensor,
+        is_result: bool,
+        hooks: list[tuple[Callable, Callable, bool]],
+        node: Node | None,
     ) -> SavedTensor:
-        """``tensor`` saved as the innermost ``saved_tensors_hooks`` in force packs it."""
+        """``tensor`` saved as the innermost ``saved_tensors_hooks`` in force packs it
+        (PyTorch hands such a hook the tensor itself)."""
         saved = cls(tensor, is_result)
         pack_hook, unpack_hook, checks_versions = hooks[-1]
-        saved._pack(pack_hook, unpack_hook, tensor, checks_versions)
+        saved._pack(pack_hook, unpack_hook, tensor, tensor, checks_versions)
+        if node is not None:
+            # An unpack hook may give back another shape or dtype: the rule then runs on
+            # Tensors, which broadcast, promote and refuse as PyTorch's do (numpy would not).
+            node.takes_arrays = False
         return saved
 
     def register_hooks(
         self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]
     ) -> None:
         """Keep ``pack_hook(tensor)`` instead of the tensor; ``unpack_hook`` gives it back
-        when backward (or ``_saved_*``) needs it."""
+        when backward (or ``_saved_*``) needs it. The pack hook gets the values cut off
+        from the graph (``tensor.detach()``), as in PyTorch; what the unpack hook returns
+        joins the graph where the saved tensor was.
+
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.sin()
+        >>> y.grad_fn._raw_saved_self.register_hooks(lambda t: t * 10, lambda p: p / 5)
+        >>> y.grad_fn._saved_self  # 2x, a leaf whose gradient goes to x
+        tensor([2., 4.], requires_grad=True)
+        >>> y.sum().backward()
+        >>> x.grad  # cos(2x): backward used what the unpack hook gave
+        tensor([-0.4161, -0.6536])
+        """
+        if self.version_counter is None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor with value None is forbidden"
+            )
+        owner = getattr(self, "owner", None)  # (set by _raw_saved_*, which hands this out)
+        node = owner() if owner is not None else None
+        if node is None or node.saved_tensors_freed():
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the graph a second time or if you need to access saved variables after "
+                "calling backward."
+            )
         if self.unpack_hook is not None:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time."
             )
-        tensor = self.tensor if self.tensor is not None else _tensor.Tensor(self.array)
-        self._pack(pack_hook, unpack_hook, tensor)
+        if self.tensor is not None:
+            tensor, detached = self.tensor, self.tensor.detach()
+        else:  # a saved result, kept as its array: the same values and version counter
+            tensor = detached = _tensor.Tensor(self.array)
+            detached._version_counter = self.version_counter
+        self._pack(pack_hook, unpack_hook, tensor, detached)
+        node.takes_arrays = False  # see under_hooks
 
     def _pack(
         self,
         pack_hook: Callable,
         unpack_hook: Callable,
         tensor: Tensor,
+        given: Tensor,
         checks_versions: bool = True,
     ) -> None:
-        self.packed = pack_hook(tensor)
+        """Keep ``pack_hook(given)`` in place of ``tensor`` (``given`` is the tensor itself
+        or its detached twin, as PyTorch hands it to each kind of hook)."""
+        version = tensor._version_counter.value
+        with no_grad():  # as in PyTorch: what the hook computes is not part of the graph
+            self.packed = pack_hook(given)
+        if tensor._version_counter.value != version:
+            raise RuntimeError(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided "
+                "as input to pack hook cannot be modified by in-place operations as this can "
+                "lead to unexpected side-effects. Please open an issue if you need to perform "
+                "in-place operations on the input to a pack hook."
+            )
         self.unpack_hook = unpack_hook
         # False for hooks that keep the values from before any change themselves.
         self.checks_versions = checks_versions
@@ -340,27 +404,18 @@ class SavedTensor:
         return self.tensor._array if self.tensor is not None else self.array
 
     def unpack(self, node: Node) -> Tensor:
-        if self.unpack_hook is not None:
-            unpacked = self.unpack_hook(self.packed)
-            if not isinstance(unpacked, _tensor.Tensor):
-                raise TypeError(
-                    "Output of saved tensor unpack_hook expected to be a Tensor but got "
-                    f"result of type {type(unpacked).__name__}"
-                )
-            if self.is_result:
-                return _tensor.Tensor._from_graph(unpacked._array, node, self.version_counter)
-            if self.source_edge is None or unpacked.requires_grad:
-                return unpacked
-            source, output_nr = self.source_edge
-            unchanged = self.version_counter.value == self.saved_version
-            if isinstance(source, AccumulateGrad) and unchanged:  # a leaf, as it was saved
-                return source.variable
-            rejoined = _tensor.Tensor._from_graph(unpacked._array, source, self.version_counter)
-            rejoined._output_nr = output_nr
-            return rejoined
-        if self.tensor is not None:
-            return self.tensor
-        unpacked = _tensor.Tensor._from_graph(self.array, node, self.version_counter)
+        """The saved tensor as backward (and ``_saved_*``) sees it: the input itself, the
+        result with ``node`` as its ``grad_fn`` again, or what the unpack hook gives back,
+        put in the saved tensor's place in the graph."""
+        if self.unpack_hook is None:
+            if self.tensor is not None:
+                return self.tensor
+            array = self.array
+        else:
+            array = self._array_from_unpack_hook()
+            if not self.is_result:
+                return self._in_place_of_input(array)
+        unpacked = _tensor.Tensor._from_graph(array, node, self.version_counter)
         if self.output_nr:
             unpacked._output_nr = self.output_nr
         # Forward mode: a saved result keeps its tangents (the result's own dict, so that
@@ -369,6 +424,36 @@ class SavedTensor:
         if saved_tangents:  # a backward inside a dual level: the result is dual again
             for level, tangent in saved_tangents.items():
                 tangents.set_tangent(unpacked, level, tangent)
+        return unpacked
+
+    def _array_from_unpack_hook(self) -> np.ndarray:
+        unpacked = self.unpack_hook(self.packed)
+        if not isinstance(unpacked, _tensor.Tensor):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got "
+                f"result of type {type(unpacked).__name__}"
+            )
+        return unpacked._array
+
+    def _in_place_of_input(self, array: np.ndarray) -> Tensor:
+        """A new tensor of ``array`` where the saved input was in the graph, as PyTorch
+        makes it: never the tensor the hook returned (its own history, if any, is not
+        followed) and never the input itself (backward must use the unpacked values)."""
+        Tensor = _tensor.Tensor
+        source, output_nr = self.source_edge or NO_EDGE
+        if source is not None and not isinstance(source, AccumulateGrad):
+            unpacked = Tensor._from_graph(array, source, self.version_counter)
+            unpacked._output_nr = output_nr
+            return unpacked
+        unpacked = Tensor(array)
+        unpacked._version_counter = self.version_counter
+        if source is not None:  # a leaf again, whose gradients go to the saved leaf's node
+            if array.dtype.kind not in "fc":
+                raise RuntimeError(
+                    "Only Tensors of floating point and complex dtype can require gradients"
+                )
+            unpacked._requires_grad = True
+            unpacked._accumulator = weakref.ref(source)
         return unpacked
 
     def modified_error(self, node: Node) -> RuntimeError:
@@ -396,16 +481,17 @@ class SavedTensor:
 Kept = "tuple[Tensor, int] | Tensor | SavedTensor | None"
 
 
-def _kept(tensor: Tensor, is_result: bool) -> Kept:
+def _kept(tensor: Tensor, is_result: bool, node: Node | None = None) -> Kept:
     """How a node keeps ``tensor``, saved for backward: most often as the pair (tensor,
     its version now), so that backward can tell whether it was changed in place since
     (an object per saved tensor cost more than the op's arithmetic on small arrays); a
     wrapped number (the 2 of x * 2) as itself, since nothing else can change it in place;
     and as a ``SavedTensor`` where more is needed: the op's result (kept without its
-    ``grad_fn``), or a tensor that the ``saved_tensors_hooks`` in force pack."""
+    ``grad_fn``), or a tensor that the ``saved_tensors_hooks`` in force pack (``node``, the
+    node that keeps it, then runs its rule on Tensors: see ``SavedTensor.under_hooks``)."""
     hooks = _saved_tensor_hooks.__dict__.get("stack")  # getattr with a default costs more
     if hooks and not tensor._is_wrapped_number:
-        return SavedTensor.under_hooks(tensor, is_result, hooks)
+        return SavedTensor.under_hooks(tensor, is_result, hooks, node)
     if is_result:
         return SavedTensor(tensor, is_result=True)
     if tensor._is_wrapped_number:
@@ -578,10 +664,10 @@ class BackwardNode(Node, Context):
                 saved.append(None)
                 continue
             if value is returned:
-                saved.append(_kept(result, True))
+                saved.append(_kept(result, True, self))
                 continue
             if isinstance(value, Tensor):
-                saved.append(_kept(value, False))
+                saved.append(_kept(value, False, self))
                 continue
             edge = 0  # the input's place in next_functions, which lists Tensors only
             for array, tensor in zip(arrays, inputs):
@@ -591,11 +677,13 @@ class BackwardNode(Node, Context):
                     if not tensor._requires_grad:
                         self._constants += ((edge, len(saved)),)
                     # (_kept's wrapped number, written out: every x * 0.5 saves one)
-                    saved.append(tensor if tensor._is_wrapped_number else _kept(tensor, False))
+                    saved.append(
+                        tensor if tensor._is_wrapped_number else _kept(tensor, False, self)
+                    )
                     break
                 edge += 1
             else:  # made in forward or given as an option (a mask, indices, class weights)
-                saved.append(_kept(Tensor(np.asarray(value)), False))
+                saved.append(_kept(Tensor(np.asarray(value)), False, self))
         self._to_save = ()
         self._saved = saved
 
@@ -624,22 +712,35 @@ class BackwardNode(Node, Context):
     def _saved_entry(self, index: int, raw: bool) -> Any:
         if self._saved is None:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
-        if index >= len(self._saved):
-            return None
-        entry = self._saved[index]
+        entry = self._saved[index] if index < len(self._saved) else None
+        if raw:
+            return self._raw_saved(index, entry)
         if entry.__class__ is tuple:  # a tensor kept as itself, and its version then
             tensor, version = entry
-            if raw:  # the object itself, made now and kept (hooks registered on it must hold)
-                self._saved[index] = SavedTensor(tensor, version=version)
-                return self._saved[index]
             if tensor._version_counter.value != version:
                 raise SavedTensor(tensor, version=version).modified_error(self)
             return tensor
-        if raw or not isinstance(entry, SavedTensor):
+        if not isinstance(entry, SavedTensor):
             return entry
         if entry.is_modified():
             raise entry.modified_error(self)
         return entry.unpack(self)
+
+    def _raw_saved(self, index: int, entry: Kept) -> SavedTensor:
+        """The ``SavedTensor`` object of a saved value, as ``_raw_saved_*`` gives it: made
+        now where the node kept the tensor itself, and put in its place, so that hooks
+        registered on it are the ones backward uses."""
+        if entry is None:  # nothing saved (no weight given, say): hooks are refused
+            return SavedTensor.holding_none()
+        if entry.__class__ is tuple:  # a tensor, and its version when it was saved
+            tensor, version = entry
+            entry = self._saved[index] = SavedTensor(tensor, version=version)
+        elif entry.__class__ is not SavedTensor:  # a wrapped number (the 2 of x * 2)
+            entry = self._saved[index] = SavedTensor(entry)
+            # On arrays the rule would get a 0-d array, not a number: see saved_tensors.
+            self.takes_arrays = False
+        entry.owner = weakref.ref(self)  # register_hooks asks whether the node freed it
+        return entry
 
     def constant_inputs(self) -> dict[int, Tensor]:
         """The inputs that need no gradient and that this node saved for ``backward``, by
@@ -765,6 +866,14 @@ class FunctionNode(FunctionContext, BackwardNode):
     _materialize_grads = True
     _dirty: tuple[Tensor, ...] = ()
     _non_differentiable: tuple[Tensor, ...] = ()
+
+    @property
+    def _raw_saved_tensors(self) -> tuple[SavedTensor, ...]:
+        """The ``SavedTensor`` objects of what ``save_for_backward`` kept, in order: hooks
+        registered on one (``register_hooks``) are used when backward unpacks it."""
+        if self._saved is None:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        return tuple(self._saved_entry(index, raw=True) for index in range(len(self._saved)))
 
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Say that ``forward`` changed these inputs in place (and returns them)."""

@@ -42,7 +42,10 @@ __all__ = [
 class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
     """Inside ``with saved_tensors_hooks(pack_hook, unpack_hook):`` every tensor an op saves
     for backward is kept as ``pack_hook(tensor)``; ``unpack_hook(packed)`` must give back a
-    tensor with the same values when backward needs it. Contexts nest: the innermost wins."""
+    tensor with the same values when backward needs it. Contexts nest: the innermost wins.
+    As in PyTorch, ``pack_hook`` runs with recording off and gets the saved tensor itself,
+    and what ``unpack_hook`` returns takes the saved tensor's place in the graph: backward
+    computes with its values, and sends gradients where the saved tensor's went."""
 
     # Whether a tensor saved under these hooks is still checked for in-place changes before
     # backward uses it: yes, unless the hooks keep the earlier values themselves.
