@@ -207,38 +207,38 @@ class BackwardPass:
         # What reached each node: (sender, gradient), and for a node with several outputs
         # which of them the gradient is for, as a third item.
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
-        ready: list[tuple[int, int, int, Node]] = []
+        # Ready nodes, in the order PyTorch's engine runs them: leaves first, then the
+        # others; the newest (highest sequence number) first in each. Two heaps of
+        # (-sequence_nr, node): sequence numbers are unique, so no tie is ever broken.
+        leaves_ready: list[tuple[int, AccumulateGrad]] = []
+        ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
-        tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
-        def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
-            # counted: the edge was counted in the plan (a root's seed is not)
-            node = edge[0]
-            if grad is not None:  # "no gradient" only counts as arrived
-                arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
-                arrivals.setdefault(node, []).append(arrival)
-            if counted:
-                dependencies[node] -= 1
-            if dependencies[node] == 0:
-                # Leaves first, then the newest node: the order PyTorch's engine uses.
-                first = 0 if isinstance(node, AccumulateGrad) else 1
-                heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
+        def make_ready(node: Node) -> None:
+            if isinstance(node, AccumulateGrad):
+                heappush(leaves_ready, (-node.sequence_nr, node))
+            else:
+                heappush(ready, (-node.sequence_nr, node))
 
-        for edge, seed in self.roots:
-            deliver(edge, None, seed._array if self.on_arrays else seed, False)
+        for (node, output_nr), seed in self.roots:
+            grad = seed._array if self.on_arrays else seed
+            arrival = (None, grad) if node.num_outputs == 1 else (None, grad, output_nr)
+            arrivals.setdefault(node, []).append(arrival)
+        # Each root once (it may be given twice), unless it waits for another root's gradient.
+        for node in dict.fromkeys(node for (node, _), _ in self.roots):
+            if dependencies[node] == 0:
+                make_ready(node)
         index = 0
-        seen: set[Node] = set()
-        while ready:
-            node = heappop(ready)[-1]
-            if node in seen:  # a root pushed again while waiting: it runs once
-                continue
-            seen.add(node)
+        while leaves_ready or ready:
+            node = heappop(leaves_ready if leaves_ready else ready)[1]
             contributions = arrivals.pop(node, None)
             if contributions is None:  # nothing but "no gradient" arrived: pass that on
-                for edge in node.next_functions:
-                    if edge[0] is not None and edge[0] in needed:
-                        deliver(edge, node, None, True)
+                for child, _ in node.next_functions:
+                    if child is not None and child in needed:
+                        dependencies[child] -= 1
+                        if dependencies[child] == 0:
+                            make_ready(child)
                 continue
             if profiling.active:  # timed as PyTorch's profiler shows a step
                 name = f"autograd::engine::evaluate_function: {node.name()}"
@@ -256,7 +256,7 @@ class BackwardPass:
                     given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
                     self._owned.update(given)
                     owned_checked = True
-                # deliver(edge, node, grad, True), written out: it runs for every edge
+                # the gradient arrives, and the child runs once all of its own have
                 if grad is not None:
                     arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
                     waiting = arrivals.get(child)
@@ -265,9 +265,11 @@ class BackwardPass:
                     else:
                         waiting.append(arrival)
                 left = dependencies[child] = dependencies[child] - 1
-                if left == 0:
-                    first = 0 if isinstance(child, AccumulateGrad) else 1
-                    heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
+                if left == 0:  # make_ready(child), written out: it runs for every edge
+                    if isinstance(child, AccumulateGrad):
+                        heappush(leaves_ready, (-child.sequence_nr, child))
+                    else:
+                        heappush(ready, (-child.sequence_nr, child))
             index += 1
             if step is not None:
                 yield step
