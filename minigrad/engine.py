@@ -479,8 +479,9 @@ def _leaves_given_new_gradients(
     """The leaves (AccumulateGrad nodes) to which ``node``, given ``grad_in``, sent a
     gradient that nobody else holds: a new array (not the incoming gradient passed on, not
     a view of another array), made by a node that keeps no reference to it, and sent to
-    that one input only."""
-    if not node.returns_new_gradients:
+    that one input only. Not when the node has post hooks: they see (and may keep, or
+    replace) what it sent."""
+    if not node.returns_new_gradients or node.post_hooks:
         return []
     given = []
     for (child, _), grad in zip(node.next_functions, grads_out):
