@@ -246,16 +246,12 @@ class BackwardPass:
             else:
                 ran = self._run_node(index, node, contributions, watched)
             grad_in, grads_out, step = ran
-            owned_checked = watched  # looked at once, when a leaf is sent a gradient
+            owned_checked = watched  # looked at once, when a leaf gets its one gradient
             # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
             for edge, grad in zip(node.next_functions, grads_out):
                 child = edge[0]
                 if child is None or child not in needed:
                     continue
-                if not owned_checked and isinstance(child, AccumulateGrad):
-                    given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
-                    self._owned.update(given)
-                    owned_checked = True
                 # the gradient arrives, and the child runs once all of its own have
                 if grad is not None:
                     arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
@@ -267,6 +263,11 @@ class BackwardPass:
                 left = dependencies[child] = dependencies[child] - 1
                 if left == 0:  # make_ready(child), written out: it runs for every edge
                     if isinstance(child, AccumulateGrad):
+                        # A leaf given one gradient only may adopt it (see run()): may it?
+                        if not owned_checked and grad is not None and len(arrivals[child]) == 1:
+                            given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
+                            self._owned.update(given)
+                            owned_checked = True
                         heappush(leaves_ready, (-child.sequence_nr, child))
                     else:
                         heappush(ready, (-child.sequence_nr, child))
