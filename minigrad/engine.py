@@ -34,7 +34,7 @@ from . import profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
-from .graph import post_order
+from .graph import edge_counts, post_order
 from .shapes import can_sum_to
 from .tensor import Tensor, as_tensor_like
 
@@ -147,12 +147,14 @@ class BackwardPass:
         self.targets: dict[tuple[Node, int], int] = {} if inputs is None else _targets(inputs)
         self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
-        order, self.dependencies = post_order(node for (node, _), _ in self.roots)
+        roots = [node for (node, _), _ in self.roots]
         self.needed: Set[Node]
-        if inputs is None:  # every node reached runs: the walk's counts already list them
+        running: Iterable[Node]
+        if inputs is None:  # every node reached runs: the walk's counts list them
+            self.dependencies = running = edge_counts(roots)
             self.needed, self.not_run = self.dependencies.keys(), set()
-            running: Iterable[Node] = reversed(order)
-        else:
+        else:  # which nodes lead to the inputs: children are looked at before parents
+            order, self.dependencies = post_order(roots)
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
         for node in running:  # outputs first, roughly the order nodes will run in
