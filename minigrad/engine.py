@@ -206,8 +206,7 @@ class BackwardPass:
         self.on_arrays = not (
             watched or self.create_graph or profiling.active or tangents.open_levels
         )
-        # What reached each node: (sender, gradient), and for a node with several outputs
-        # which of them the gradient is for, as a third item.
+        # What reached each node: (sender, gradient, which output of the node it is for).
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
         # Ready nodes, in the order PyTorch's engine runs them: leaves first, then the
         # others; the newest (highest sequence number) first in each. Two heaps of
@@ -225,8 +224,7 @@ class BackwardPass:
 
         for (node, output_nr), seed in self.roots:
             grad = seed._array if self.on_arrays else seed
-            arrival = (None, grad) if node.num_outputs == 1 else (None, grad, output_nr)
-            arrivals.setdefault(node, []).append(arrival)
+            arrivals.setdefault(node, []).append((None, grad, output_nr))
         # Each root once (it may be given twice), unless it waits for another root's gradient.
         for node in dict.fromkeys(node for (node, _), _ in self.roots):
             if dependencies[node] == 0:
@@ -256,12 +254,11 @@ class BackwardPass:
                     continue
                 # the gradient arrives, and the child runs once all of its own have
                 if grad is not None:
-                    arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
                     waiting = arrivals.get(child)
                     if waiting is None:
-                        arrivals[child] = [arrival]
+                        arrivals[child] = [(node, grad, edge[1])]
                     else:
-                        waiting.append(arrival)
+                        waiting.append((node, grad, edge[1]))
                 left = dependencies[child] = dependencies[child] - 1
                 if left == 0:  # make_ready(child), written out: it runs for every edge
                     if isinstance(child, AccumulateGrad):
@@ -293,7 +290,7 @@ class BackwardPass:
         if single:
             grad = contributions[0][1]
             if len(contributions) > 1:
-                for _, more in contributions[1:]:
+                for _, more, _ in contributions[1:]:
                     grad = grad + more
                 if on_arrays:  # numpy sums 0-d arrays into scalars
                     grad = np.asarray(grad)
@@ -628,7 +625,7 @@ def _check_returns_none(returned: Any) -> None:
 def _frozen(contributions: list[tuple[Any, ...]]) -> tuple[tuple[Node | None, Tensor], ...]:
     """A step's ``contributions``: (sender, gradient) pairs, without the output number that
     a node with several outputs is told."""
-    return tuple((sender, grad) for sender, grad, *_ in contributions)
+    return tuple((sender, grad) for sender, grad, _ in contributions)
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:
