@@ -532,7 +532,9 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
 
 
 def _ones_like(output: Tensor) -> Tensor:
-    return Tensor(np.ones_like(output._array))
+    ones = np.empty(output._array.shape, output._array.dtype)
+    ones.fill(1)  # what np.ones_like does, without its Python wrapper (a third of the cost)
+    return Tensor(ones)
 
 
 def _gradients_to_send(
