@@ -377,7 +377,7 @@ class BackwardPass:
         # A sum of several contributions is a new tensor too; a hook may have kept one.
         summed = len(contributions) > 1
         owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
-        node.accumulate(grad, self.create_graph, owned)
+        accumulate_into(leaf, grad, self.create_graph, owned)
         # ._grad, not the .grad property: a leaf's reads the same, without the property's checks
         after = _freeze(leaf._grad) if self.snapshot else leaf._grad
         for hook in leaf._post_accumulate_grad_hooks:

@@ -168,17 +168,17 @@ def test_autograd_grad_result_holds_the_graph_only_while_alive(gc_disabled):
 # -- a leaf's first gradient: adopted when nobody else holds it, else copied -------------
 @pytest.fixture
 def ownership(monkeypatch):
-    """Records, per leaf, the ``owned`` verdict the engine gave AccumulateGrad."""
-    from minigrad import function
+    """Records, per leaf, the ``owned`` verdict the engine gave ``accumulate_into``."""
+    from minigrad import engine
 
     verdicts = {}
-    accumulate = function.AccumulateGrad.accumulate
+    accumulate_into = engine.accumulate_into
 
-    def spy(node, grad, create_graph, owned=False):
-        verdicts[id(node.variable)] = owned
-        accumulate(node, grad, create_graph, owned)
+    def spy(tensor, grad, create_graph, owned=False):
+        verdicts[id(tensor)] = owned
+        accumulate_into(tensor, grad, create_graph, owned)
 
-    monkeypatch.setattr(function.AccumulateGrad, "accumulate", spy)
+    monkeypatch.setattr(engine, "accumulate_into", spy)
     return verdicts
 
 
