@@ -58,10 +58,10 @@ def summed_to(grad: Any, shape: tuple[int, ...]) -> Any:
     leading = grad.ndim - len(shape)
     if leading > 0:
         grad = np.add.reduce(grad, axis=tuple(range(leading)))
+    if grad.shape == shape:  # only leading dims were added (a bias's gradient)
+        return grad
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-    if stretched:
-        grad = np.add.reduce(grad, axis=stretched, keepdims=True)
-    return grad
+    return np.add.reduce(grad, axis=stretched, keepdims=True)
 
 
 def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
