@@ -69,14 +69,17 @@ def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | Non
     Made directly for an array in one contiguous block, as numpy's ``broadcast_to`` would
     (which costs as much as a dozen small ops, on the path of every sum's derivative);
     None when ``array`` is not contiguous or does not fit ``shape`` (broadcast_to decides)."""
-    leading = len(shape) - array.ndim
-    if leading < 0 or not array.flags.c_contiguous:
-        return None
-    strides = [0] * leading
-    for size, n, step in zip(shape[leading:], array.shape, array.strides):
-        if n != size and n != 1:
+    if not array.ndim:  # one number (the gradient of a sum or mean of everything)
+        strides = [0] * len(shape)
+    else:
+        leading = len(shape) - array.ndim
+        if leading < 0 or not array.flags.c_contiguous:
             return None
-        strides.append(step if n == size else 0)
+        strides = [0] * leading
+        for size, n, step in zip(shape[leading:], array.shape, array.strides):
+            if n != size and n != 1:
+                return None
+            strides.append(step if n == size else 0)
     view = np.ndarray(shape, array.dtype, array, 0, strides)
     view.setflags(write=False)  # (cheaper than view.flags.writeable = False)
     return view
