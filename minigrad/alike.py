@@ -58,10 +58,10 @@ def summed_to(grad: Any, shape: tuple[int, ...]) -> Any:
     leading = grad.ndim - len(shape)
     if leading > 0:
         grad = np.add.reduce(grad, axis=tuple(range(leading)))
+    if grad.shape == shape:  # only leading dims were added (a bias's gradient)
+        return grad
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-    if stretched:
-        grad = np.add.reduce(grad, axis=stretched, keepdims=True)
-    return grad
+    return np.add.reduce(grad, axis=stretched, keepdims=True)
 
 
 def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
@@ -69,14 +69,17 @@ def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | Non
     Made directly for an array in one contiguous block, as numpy's ``broadcast_to`` would
     (which costs as much as a dozen small ops, on the path of every sum's derivative);
     None when ``array`` is not contiguous or does not fit ``shape`` (broadcast_to decides)."""
-    leading = len(shape) - array.ndim
-    if leading < 0 or not array.flags.c_contiguous:
-        return None
-    strides = [0] * leading
-    for size, n, step in zip(shape[leading:], array.shape, array.strides):
-        if n != size and n != 1:
+    if not array.ndim:  # one number (the gradient of a sum or mean of everything)
+        strides = [0] * len(shape)
+    else:
+        leading = len(shape) - array.ndim
+        if leading < 0 or not array.flags.c_contiguous:
             return None
-        strides.append(step if n == size else 0)
+        strides = [0] * leading
+        for size, n, step in zip(shape[leading:], array.shape, array.strides):
+            if n != size and n != 1:
+                return None
+            strides.append(step if n == size else 0)
     view = np.ndarray(shape, array.dtype, array, 0, strides)
-    view.flags.writeable = False
+    view.setflags(write=False)  # (cheaper than view.flags.writeable = False)
     return view

@@ -34,7 +34,7 @@ from . import profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
-from .graph import post_order
+from .graph import edge_counts, post_order
 from .shapes import can_sum_to
 from .tensor import Tensor, as_tensor_like
 
@@ -147,12 +147,14 @@ class BackwardPass:
         self.targets: dict[tuple[Node, int], int] = {} if inputs is None else _targets(inputs)
         self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
-        order, self.dependencies = post_order(node for (node, _), _ in self.roots)
+        roots = [node for (node, _), _ in self.roots]
         self.needed: Set[Node]
-        if inputs is None:  # every node reached runs: the walk's counts already list them
+        running: Iterable[Node]
+        if inputs is None:  # every node reached runs: the walk's counts list them
+            self.dependencies = running = edge_counts(roots)
             self.needed, self.not_run = self.dependencies.keys(), set()
-            running: Iterable[Node] = reversed(order)
-        else:
+        else:  # which nodes lead to the inputs: children are looked at before parents
+            order, self.dependencies = post_order(roots)
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
         for node in running:  # outputs first, roughly the order nodes will run in
@@ -204,41 +206,39 @@ class BackwardPass:
         self.on_arrays = not (
             watched or self.create_graph or profiling.active or tangents.open_levels
         )
-        # What reached each node: (sender, gradient), and for a node with several outputs
-        # which of them the gradient is for, as a third item.
+        # What reached each node: (sender, gradient, which output of the node it is for).
         arrivals: dict[Node, list[tuple[Any, ...]]] = {}
-        ready: list[tuple[int, int, int, Node]] = []
+        # Ready nodes, in the order PyTorch's engine runs them: leaves first, then the
+        # others; the newest (highest sequence number) first in each. Two heaps of
+        # (-sequence_nr, node): sequence numbers are unique, so no tie is ever broken.
+        leaves_ready: list[tuple[int, AccumulateGrad]] = []
+        ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
-        tie_breaker = itertools.count()
         dependencies, needed = self.dependencies, self.needed
 
-        def deliver(edge: Edge, sender: Node | None, grad: Tensor | None, counted: bool) -> None:
-            # counted: the edge was counted in the plan (a root's seed is not)
-            node = edge[0]
-            if grad is not None:  # "no gradient" only counts as arrived
-                arrival = (sender, grad) if node.num_outputs == 1 else (sender, grad, edge[1])
-                arrivals.setdefault(node, []).append(arrival)
-            if counted:
-                dependencies[node] -= 1
-            if dependencies[node] == 0:
-                # Leaves first, then the newest node: the order PyTorch's engine uses.
-                first = 0 if isinstance(node, AccumulateGrad) else 1
-                heappush(ready, (first, -node.sequence_nr, next(tie_breaker), node))
+        def make_ready(node: Node) -> None:
+            if isinstance(node, AccumulateGrad):
+                heappush(leaves_ready, (-node.sequence_nr, node))
+            else:
+                heappush(ready, (-node.sequence_nr, node))
 
-        for edge, seed in self.roots:
-            deliver(edge, None, seed._array if self.on_arrays else seed, False)
+        for (node, output_nr), seed in self.roots:
+            grad = seed._array if self.on_arrays else seed
+            arrivals.setdefault(node, []).append((None, grad, output_nr))
+        # Each root once (it may be given twice), unless it waits for another root's gradient.
+        for node in dict.fromkeys(node for (node, _), _ in self.roots):
+            if dependencies[node] == 0:
+                make_ready(node)
         index = 0
-        seen: set[Node] = set()
-        while ready:
-            node = heappop(ready)[-1]
-            if node in seen:  # a root pushed again while waiting: it runs once
-                continue
-            seen.add(node)
+        while leaves_ready or ready:
+            node = heappop(leaves_ready if leaves_ready else ready)[1]
             contributions = arrivals.pop(node, None)
             if contributions is None:  # nothing but "no gradient" arrived: pass that on
-                for edge in node.next_functions:
-                    if edge[0] is not None and edge[0] in needed:
-                        deliver(edge, node, None, True)
+                for child, _ in node.next_functions:
+                    if child is not None and child in needed:
+                        dependencies[child] -= 1
+                        if dependencies[child] == 0:
+                            make_ready(child)
                 continue
             if profiling.active:  # timed as PyTorch's profiler shows a step
                 name = f"autograd::engine::evaluate_function: {node.name()}"
@@ -246,28 +246,30 @@ class BackwardPass:
             else:
                 ran = self._run_node(index, node, contributions, watched)
             grad_in, grads_out, step = ran
-            owned_checked = watched  # looked at once, when a leaf is sent a gradient
+            owned_checked = watched  # looked at once, when a leaf gets its one gradient
             # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
             for edge, grad in zip(node.next_functions, grads_out):
                 child = edge[0]
                 if child is None or child not in needed:
                     continue
-                if not owned_checked and isinstance(child, AccumulateGrad):
-                    given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
-                    self._owned.update(given)
-                    owned_checked = True
-                # deliver(edge, node, grad, True), written out: it runs for every edge
+                # the gradient arrives, and the child runs once all of its own have
                 if grad is not None:
-                    arrival = (node, grad) if child.num_outputs == 1 else (node, grad, edge[1])
                     waiting = arrivals.get(child)
                     if waiting is None:
-                        arrivals[child] = [arrival]
+                        arrivals[child] = [(node, grad, edge[1])]
                     else:
-                        waiting.append(arrival)
+                        waiting.append((node, grad, edge[1]))
                 left = dependencies[child] = dependencies[child] - 1
-                if left == 0:
-                    first = 0 if isinstance(child, AccumulateGrad) else 1
-                    heappush(ready, (first, -child.sequence_nr, next(tie_breaker), child))
+                if left == 0:  # make_ready(child), written out: it runs for every edge
+                    if isinstance(child, AccumulateGrad):
+                        # A leaf given one gradient only may adopt it (see run()): may it?
+                        if not owned_checked and grad is not None and len(arrivals[child]) == 1:
+                            given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
+                            self._owned.update(given)
+                            owned_checked = True
+                        heappush(leaves_ready, (-child.sequence_nr, child))
+                    else:
+                        heappush(ready, (-child.sequence_nr, child))
             index += 1
             if step is not None:
                 yield step
@@ -288,7 +290,7 @@ class BackwardPass:
         if single:
             grad = contributions[0][1]
             if len(contributions) > 1:
-                for _, more in contributions[1:]:
+                for _, more, _ in contributions[1:]:
                     grad = grad + more
                 if on_arrays:  # numpy sums 0-d arrays into scalars
                     grad = np.asarray(grad)
@@ -375,7 +377,7 @@ class BackwardPass:
         # A sum of several contributions is a new tensor too; a hook may have kept one.
         summed = len(contributions) > 1
         owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
-        node.accumulate(grad, self.create_graph, owned)
+        accumulate_into(leaf, grad, self.create_graph, owned)
         # ._grad, not the .grad property: a leaf's reads the same, without the property's checks
         after = _freeze(leaf._grad) if self.snapshot else leaf._grad
         for hook in leaf._post_accumulate_grad_hooks:
@@ -477,8 +479,9 @@ def _leaves_given_new_gradients(
     """The leaves (AccumulateGrad nodes) to which ``node``, given ``grad_in``, sent a
     gradient that nobody else holds: a new array (not the incoming gradient passed on, not
     a view of another array), made by a node that keeps no reference to it, and sent to
-    that one input only."""
-    if not node.returns_new_gradients:
+    that one input only. Not when the node has post hooks: they see (and may keep, or
+    replace) what it sent."""
+    if not node.returns_new_gradients or node.post_hooks:
         return []
     given = []
     for (child, _), grad in zip(node.next_functions, grads_out):
@@ -529,7 +532,9 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
 
 
 def _ones_like(output: Tensor) -> Tensor:
-    return Tensor(np.ones_like(output._array))
+    ones = np.empty(output._array.shape, output._array.dtype)
+    ones.fill(1)  # what np.ones_like does, without its Python wrapper (a third of the cost)
+    return Tensor(ones)
 
 
 def _gradients_to_send(
@@ -622,7 +627,7 @@ def _check_returns_none(returned: Any) -> None:
 def _frozen(contributions: list[tuple[Any, ...]]) -> tuple[tuple[Node | None, Tensor], ...]:
     """A step's ``contributions``: (sender, gradient) pairs, without the output number that
     a node with several outputs is told."""
-    return tuple((sender, grad) for sender, grad, *_ in contributions)
+    return tuple((sender, grad) for sender, grad, _ in contributions)
 
 
 def _freeze(grad: Tensor | None) -> Tensor | None:

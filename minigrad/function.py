@@ -170,11 +170,8 @@ class AccumulateGrad(Node):
         return "minigrad::autograd::AccumulateGrad"
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
+        # The engine runs a leaf's step itself: accumulate_into(node.variable, grad, ...).
         return ()
-
-    def accumulate(self, grad: Tensor, create_graph: bool, owned: bool = False) -> None:
-        """``variable.grad += grad``: see ``accumulate_into``."""
-        accumulate_into(self.variable, grad, create_graph, owned)
 
 
 def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: bool = False) -> None:

@@ -1,7 +1,9 @@
-"""The one walk over a backward graph, used by the engine, the drawings and course checks.
+"""The walks over a backward graph, used by the engine, the drawings and course checks:
+``post_order`` (and ``nodes``, outputs first), and ``edge_counts``, which a backward pass
+without ``inputs`` needs alone.
 
 A graph is reached through ``next_functions`` alone: a node is anything with a
-``next_functions`` sequence of ``(node or None, input_nr)`` pairs, so the walk works on
+``next_functions`` sequence of ``(node or None, input_nr)`` pairs, so the walks work on
 PyTorch-shaped graphs built by other engines too (``widgets.protocol``: a student's own
 engine), with a clear error for anything that is not such a node.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-__all__ = ["post_order", "nodes"]
+__all__ = ["post_order", "edge_counts", "nodes"]
 
 
 def post_order(roots: Iterable[Any]) -> tuple[list[Any], dict[Any, int]]:
@@ -62,6 +64,43 @@ def post_order(roots: Iterable[Any]) -> tuple[list[Any], dict[Any, int]]:
             raise
         raise TypeError(problem) from error
     return order, edges_in
+
+
+def edge_counts(roots: Iterable[Any]) -> dict[Any, int]:
+    """Every node reachable from ``roots``, with the number of edges that lead to it: what
+    ``post_order`` counts, without putting the nodes in order (a backward pass needs only
+    the counts, and this walk is about a third cheaper). A node comes after one of the
+    nodes that lead to it: the roots first. ``None`` roots are skipped.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(3.0, requires_grad=True)
+    >>> counts = edge_counts([(x * x + 1).grad_fn])
+    >>> [(node.name(), n) for node, n in counts.items()]
+    [('AddBackward0', 0), ('MulBackward0', 1), ('minigrad::autograd::AccumulateGrad', 2)]
+    """
+    roots = list(roots)
+    edges_in: dict[Hashable, int] = {}
+    try:
+        for root in roots:
+            if root is None or root in edges_in:
+                continue
+            edges_in[root] = 0
+            to_visit = [root]
+            while to_visit:
+                for child, _ in to_visit.pop().next_functions:
+                    if child is None:
+                        continue
+                    if child in edges_in:
+                        edges_in[child] += 1
+                    else:
+                        edges_in[child] = 1
+                        to_visit.append(child)
+    except (AttributeError, TypeError, ValueError) as error:
+        problem = _not_a_node(roots)
+        if problem is None:
+            raise
+        raise TypeError(problem) from error
+    return edges_in
 
 
 def _not_a_node(roots: list[Any]) -> str | None:

@@ -87,6 +87,8 @@ def can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:
     if len(shape) > len(grad_shape):
         return False
     trailing = grad_shape[len(grad_shape) - len(shape) :]
+    if trailing == shape:  # only leading dims were added: the usual broadcast
+        return True
     return all(s == g or s == 1 for s, g in zip(shape, trailing, strict=True))
 
 

@@ -55,8 +55,9 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        # "not <= 0" rather than "> 0": a nan passes its gradient on, as in PyTorch.
-        return grad * ~(result <= 0)
+        # The result is 0 where the input was <= 0. "!= 0" rather than "> 0": a nan
+        # (whose result is nan) passes its gradient on, as in PyTorch.
+        return grad * (result != 0)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:

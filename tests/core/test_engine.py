@@ -3,6 +3,7 @@
 import warnings
 import weakref
 
+import numpy as np
 import pytest
 
 import minigrad as mg
@@ -167,17 +168,17 @@ def test_autograd_grad_result_holds_the_graph_only_while_alive(gc_disabled):
 # -- a leaf's first gradient: adopted when nobody else holds it, else copied -------------
 @pytest.fixture
 def ownership(monkeypatch):
-    """Records, per leaf, the ``owned`` verdict the engine gave AccumulateGrad."""
-    from minigrad import function
+    """Records, per leaf, the ``owned`` verdict the engine gave ``accumulate_into``."""
+    from minigrad import engine
 
     verdicts = {}
-    accumulate = function.AccumulateGrad.accumulate
+    accumulate_into = engine.accumulate_into
 
-    def spy(node, grad, create_graph, owned=False):
-        verdicts[id(node.variable)] = owned
-        accumulate(node, grad, create_graph, owned)
+    def spy(tensor, grad, create_graph, owned=False):
+        verdicts[id(tensor)] = owned
+        accumulate_into(tensor, grad, create_graph, owned)
 
-    monkeypatch.setattr(function.AccumulateGrad, "accumulate", spy)
+    monkeypatch.setattr(engine, "accumulate_into", spy)
     return verdicts
 
 
@@ -223,6 +224,34 @@ def test_a_gradient_a_hook_kept_is_copied(ownership):
     assert ownership[id(x)] is False
     kept[0].add_(100)
     assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_a_gradient_a_node_hook_kept_is_copied(ownership):
+    # The hook after a node sees what the node sends: a leaf must not adopt that tensor.
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    kept = []
+    y.grad_fn.register_hook(lambda grads_sent, grads_received: kept.append(grads_sent))
+    y.sum().backward()
+    assert ownership[id(x)] is False
+    kept[0][0].add_(100)
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_a_leafs_gradients_summed_are_adopted_and_shared_with_nobody(ownership):
+    # Three gradients reach w (one from w @ v, two from w * w): their sum is a new array.
+    w = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    v = mg.tensor([[1.0], [1.0]], requires_grad=True)
+    product, square = w @ v, w * w
+    held = []  # what the user holds: the gradients the two nodes receive
+    for node in (product.grad_fn, square.grad_fn):
+        node.register_prehook(lambda grads: held.append(grads[0]))
+    (product.sum() + square.sum()).backward()
+    assert ownership == {id(w): True, id(v): True}  # v: one new gradient, from MmBackward0
+    for grad in (w.grad, v.grad):
+        others = [g for g in (w.grad, v.grad, *held) if g is not grad]
+        assert not any(np.shares_memory(grad.numpy(), other.numpy()) for other in others)
+    assert w.grad.tolist() == [[3.0, 5.0], [7.0, 9.0]]
 
 
 def test_steps_taken_one_at_a_time_never_adopt(ownership):

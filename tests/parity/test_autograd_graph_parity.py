@@ -231,3 +231,25 @@ def test_a_saved_input_changed_in_place_is_refused_by_name(run_both, leaf):
                 log.append(str(error).split(" Hint:")[0].replace(L.__name__, "L"))
 
     run_both(scenario)
+
+
+def test_roots_given_twice_or_reached_from_another_root_run_once(run_both, leaf):
+    # backward() of several outputs: a root listed twice gets both seeds and runs once, and
+    # a root that another root depends on waits for that root's gradient before it runs.
+    def scenario(L, F, log):
+        x = leaf(L, [1.0, 2.0])
+        y = x * 2
+        w = y.exp()  # older than z: runs after it
+        z = y * 3
+        for name, tensor in (("x", x), ("y", y), ("w", w), ("z", z)):
+            tensor.register_hook(lambda grad, name=name: log.append((name, grad)))
+        one, three = L.ones(2, dtype=L.float64), L.ones(2, dtype=L.float64) * 3
+        L.autograd.backward([y, z, w, z, y], [one, one, one, three, three])
+        log.append(x.grad)
+        a, b = x[0], x[1]
+        a.register_hook(lambda grad: log.append(("a", grad)))
+        L.autograd.backward([b, a, a * 3])
+        log.append(x.grad)
+
+    log = run_both(scenario)
+    assert [name for name, _ in log[:4]] == ["z", "w", "y", "x"]  # y waits for z and w
