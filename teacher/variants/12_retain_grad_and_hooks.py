@@ -2,8 +2,11 @@
 
 The template is teacher/source/12_retain_grad_and_hooks: its numbers are the defaults.
 Exercise 3's answer is an order of letters, which numbers do not change: a class gets its
-hooks with other letters (``WORDS``), and its key is the order that running the solution's
-backward pass gives.
+six hooks with the letters in another order (``WORDS``): the solution's letters, renamed
+as the given cell's are, are the class's answer, which the command computes from them.
+Exercises 1 and 4 are code to write: a class gets its own x (``NUMBERS``), so the values
+its checks compare with are its own, while the solution's code, public as every
+code-writing exercise's is, works on any x.
 """
 
 from itertools import permutations
