@@ -1,7 +1,11 @@
 """Set 07's class variants: what a class's secret may change (scripts/class_variant.py).
 
 The template is teacher/source/07_differentiating_twice: its numbers are the defaults.
+Exercise 1 asks for $f''(0)$, a whole number of the statement's prose, and its solution
+works it by hand: ``phrases`` says where the point is written, and how the class's writes it.
 """
+
+import math
 
 # Tenths from -3 to 3, but not 0 (where f' and f'' of exercise 2 both vanish) nor the
 # halves and whole numbers, where this repository already shows sin and f'' (a value in a
@@ -37,3 +41,27 @@ POINTS = {
     "second_derivative": second_derivative_points,
     "nth_derivative(mg.sin, x0, n)": nth_derivative_points,
 }
+
+
+# Exercise 1's point, by name: the template's value, then the values a class may get (not
+# -2, where f'' = (x + 2)·eˣ vanishes).
+WORKED = {"point": (0, [-3, -1, 1, 2, 3])}
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def phrases(point: int) -> dict[str, dict[str, str]]:
+    """Exercise 1's phrases as the template writes them (the statement, the check's name
+    and hints, the solution and its comment, the typical wrong answers) and as the class's
+    point writes them."""
+    power = f"e{str(point).translate(SUPERSCRIPT)}"  # e¹, e⁻¹
+    return {
+        "ex1": {
+            "f''(0)": f"f''({point})",
+            "f'(0)": f"f'({point})",  # a hint: "That is f'(0): differentiate once more."
+            "f(0)": f"f({point})",
+            "x = 0": f"x = {point}",
+            "0.0": f"{float(point)}",  # the solution's and the wrong answers' x
+            "e⁰ = 1": f"{power} ≈ {math.exp(point):.4f}",  # the solution's comment
+        }
+    }

@@ -375,8 +375,13 @@ def test_the_student_archive_can_carry_a_class_release(tmp_path):
 # comma) and set 07 (numbers in a code block, drawn points); in Chinese, set 01 (numbers in
 # the prose and in a code block).
 TRANSLATED = {
-    "ru": ["03_backward_step_by_step", "07_differentiating_twice"],
-    "zh_CN": ["01_gradients"],
+    "ru": [
+        "03_backward_step_by_step",
+        "07_differentiating_twice",
+        "09_training",
+        "12_retain_grad_and_hooks",
+    ],
+    "zh_CN": ["01_gradients", "04_accumulation_and_zeroing"],
 }
 SCRIPT = {"ru": "[\u0400-\u04ff]", "zh_CN": "[\u4e00-\u9fff]"}
 
@@ -706,6 +711,8 @@ WORKED = {
     "01_gradients": ["ex1", "ex4"],
     "03_backward_step_by_step": ["ex1", "ex2", "ex3"],
     "05_non_scalar_outputs": ["ex1", "ex2", "ex3", "ex4"],
+    "07_differentiating_twice": ["ex1"],
+    "09_training": ["ex2"],
 }
 # A code-writing exercise whose points a variable of its check cell holds: its reference
 # code is public (as every code-writing exercise's is), its points and values are the key.
@@ -829,3 +836,166 @@ def test_a_translated_class_gets_the_worked_numbers_of_the_english_class(
                         assert any(t in s for s in ours for t in written if t in string)
                         tried += 1
     assert tried  # the test's sets have worked numbers in their statements and hints
+
+
+# --------------------------------------------------------------------------- sets 04, 07, 09, 12
+# Exercises that vary since round 4 of issue 20: the value each asks for is the class's (and
+# the repository's answer, typed in, scores nothing), except the code-writing exercises 1
+# and 4 of set 12, whose public reference code works on any x: there the values its checks
+# compare with are the class's.
+NEWLY_VARYING = {
+    "04_accumulation_and_zeroing": ["ex2", "ex4"],
+    "07_differentiating_twice": ["ex1"],
+    "09_training": ["ex2"],
+    "12_retain_grad_and_hooks": ["ex3"],
+}
+CODE_TO_WRITE = {"12_retain_grad_and_hooks": ["ex1", "ex4"]}
+
+
+def _all_hidden_expected(nb) -> dict[tuple[str, str], object]:
+    """Every hidden test's value, by (grade cell, check name)."""
+    found = {}
+    for cell in grade_cells(nb):
+        for call in class_variant.check_calls(cell.source):
+            if call.hidden and call.keyword("expected") is not None:
+                grade_id = nbgrader_meta(cell)["grade_id"]
+                found[grade_id, call.name] = _value_of(call.keyword("expected"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def open_class_of_the_rest(tmp_path_factory) -> tuple[dict, Course]:
+    """Sets 04, 07, 09 and 12 of the open secret's class, released and autograded: the
+    class's teacher's answers, the untouched release, every typical wrong answer with the
+    class's numbers, and the repository's key (teacher/source's solutions)."""
+    names = sorted(NEWLY_VARYING)
+    root = tmp_path_factory.mktemp("open-class-rest")
+    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, names)}
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, variant.nb))
+        course.submit("untouched", name, release)
+        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+        for which in range(max(len(m) for m in variant.wrong.values())):
+            course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
+    course.nbgrader("autograde", "*", "--force")
+    return variants, course
+
+
+@pytest.mark.parametrize("name", sorted(NEWLY_VARYING))
+def test_the_rest_class_answers_full_marks_the_untouched_release_nothing(
+    open_class_of_the_rest, name
+):
+    variants, course = open_class_of_the_rest
+    score, max_score, cells = course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+    score, _, cells = course.scores("untouched", name)
+    assert score == 0, cells
+
+
+@pytest.mark.parametrize("name", sorted(NEWLY_VARYING))
+def test_the_rest_every_wrong_answer_with_the_class_numbers_gets_its_hint(
+    open_class_of_the_rest, name
+):
+    variants, course = open_class_of_the_rest
+    variant = variants[name]
+    for which in range(max(len(m) for m in variant.wrong.values())):
+        student = f"wrong-{which}"
+        _, _, cells = course.scores(student, name)
+        graded = by_id(course.autograded(student, name))
+        for answer_id, mistakes in variant.wrong.items():
+            if which < len(mistakes):
+                check_id = class_variant.exercise_of(answer_id) + "_check"
+                assert cells[check_id] == 0, (name, student, check_id)
+                assert mistakes[which][1] in error_text(graded[check_id]), (name, student)
+
+
+@pytest.mark.parametrize("name", sorted(NEWLY_VARYING))
+def test_the_repositorys_key_scores_nothing_on_the_rest_newly_varying_exercises(
+    open_class_of_the_rest, name
+):
+    variants, course = open_class_of_the_rest
+    # In order, per grade cell: a check's name may be a formula of the class's numbers.
+    public = list(_all_hidden_expected(class_variant.read_source(name)).items())
+    mine = list(_all_hidden_expected(variants[name].nb).items())
+    _, _, cells = course.scores("public-key", name)
+    assert [key[0] for key, _ in mine] == [key[0] for key, _ in public]
+    for exercise in NEWLY_VARYING[name] + CODE_TO_WRITE.get(name, []):
+        checked = [i for i, (key, _) in enumerate(mine) if key[0] == f"{exercise}_check"]
+        assert checked, (name, exercise)
+        for i in checked:  # every value the class's hidden tests compare with is its own
+            assert not _same(mine[i][1], public[i][1]), (name, mine[i][0])
+    for exercise in NEWLY_VARYING[name]:
+        assert cells[f"{exercise}_check"] == 0, (name, exercise, cells)
+
+
+def test_the_rest_class_keys_are_the_class_numbers_worked_out_independently():
+    """The key the command computes (by running the class's solution in minigrad) is what
+    the class's numbers give by the formulas of the statements, worked out here in numpy."""
+    for secret in [OPEN_SECRET, "drawn-in-the-open-1", "drawn-in-the-open-2"]:
+        found = {name: class_variant.make_variant(name, secret) for name in NEWLY_VARYING}
+        key = {name: _all_hidden_expected(v.nb) for name, v in found.items()}
+
+        numbers = found["04_accumulation_and_zeroing"].numbers
+        ks = [int(numbers["ex2"][k]) for k in ("1", "2", "3")]
+        assert key["04_accumulation_and_zeroing"]["ex2_check", "the printed values"] == list(
+            np.cumsum(ks).astype(float)
+        )
+        w, factor = float(numbers["ex4"]["2.0"]), int(numbers["ex4"]["3"])
+        ex4 = {
+            n: v
+            for (cell, n), v in key["04_accumulation_and_zeroing"].items()
+            if cell == "ex4_check"
+        }
+        assert ex4 == {"saved at (A)": factor, "saved at (B)": factor, "w.grad at (B)": 3 * w**2}
+
+        point = int(
+            re.search(
+                r"f''\((-?\d+)\)", found["07_differentiating_twice"].phrases["ex1"]["f''(0)"]
+            )[1]
+        )
+        (value,) = [
+            v for (cell, _), v in key["07_differentiating_twice"].items() if cell == "ex1_check"
+        ]
+        assert value == pytest.approx((point + 2) * np.exp(point), rel=1e-12)
+
+        training = found["09_training"]
+        lr = float(training.numbers["ex2"]["0.1"])
+        start = training.phrases["ex2"]
+        w0 = float(start["w = mg.tensor(0.0"].split("(")[1])
+        b0 = float(start["b = mg.tensor(0.0"].split("(")[1])
+        x = np.linspace(-1.0, 1.0, 20)
+        y = 3.0 * x + 0.5 + 0.1 * np.random.default_rng(0).standard_normal(20)
+        residual = w0 * x + b0 - y
+        assert key["09_training"]["ex2_check", "w1"] == pytest.approx(
+            w0 - lr * np.mean(2 * residual * x)
+        )
+        assert key["09_training"]["ex2_check", "b1"] == pytest.approx(
+            b0 - lr * np.mean(2 * residual)
+        )
+
+        hooks = found["12_retain_grad_and_hooks"]
+        for exercise, cell, name, formula in [
+            ("ex1", "ex1_check", "s.grad", lambda x: 2 * x / (1 + np.exp(-x))),
+            ("ex4", "ex4_check", "x_grad", np.exp),
+        ]:
+            x = np.array([float(hooks.numbers[exercise][n]) for n in ("0.5", "1.0", "2.0")])
+            assert np.allclose(key["12_retain_grad_and_hooks"][cell, name], formula(x), rtol=1e-12)
+
+
+def test_a_class_of_set_12_gets_its_hooks_order_from_its_own_given_cell():
+    """The class's letters rename the hooks of the given cell and the solution alike: running
+    the class's given cell and its backward pass in minigrad gives the class's key, which is
+    never the template's."""
+    name = "12_retain_grad_and_hooks"
+    public = _all_hidden_expected(class_variant.read_source(name))["ex3_check", "order"]
+    for secret in [OPEN_SECRET, "drawn-in-the-open-1", "drawn-in-the-open-2"]:
+        variant = class_variant.make_variant(name, secret)
+        given = by_id(variant.nb)["given_3"].source
+        namespace: dict = {}
+        exec("import minigrad as mg\n" + given + "\ny.backward()", namespace)  # noqa: S102
+        mine = _all_hidden_expected(variant.nb)["ex3_check", "order"]
+        assert namespace["calls"] == mine != public
+        assert sorted(mine) == sorted(public)  # the same six letters

@@ -225,8 +225,9 @@ WRONG = {
             ("a_grad = 3.0\nb_grad = 1.0 + 1 + 2 * 3.0", "not the last word"),
             ("a_grad = 3.0 + 1\nb_grad = 2 * 3.0", "collects what every backward() call sent it"),
         ],
+        # Written with the loop's k (1, 2, 3), which class variants change.
         "ex2_answer": [
-            ("printed = [1.0, 2.0, 3.0]", "the running sum"),
+            ("printed = [float(k) for k in [1, 2, 3]]", "the running sum"),
             ("printed = (1, 3, 'six')", "should be a number"),
         ],
         "ex3_answer": [
@@ -235,9 +236,29 @@ WRONG = {
             (REMEMBERING_SHRINKING, "older gradients shrink"),
             (REMEMBERING_TWICE, "pile up twice"),
         ],
+        # Written with the statement's w = 2.0 and its (3 * w), which class variants change:
+        # 2 * 2.0 is the first gradient 2w, 2 * 2.0**2 + 2.0**2 the last one, 3w².
         "ex4_answer": [
-            ("saved_at_A = 4.0\nsaved_at_B = 3.0\ngrad_at_B = 12.0", "emptied the very tensor"),
-            ("saved_at_A = 3.0\nsaved_at_B = 15.0\ngrad_at_B = 15.0", "still refers to the old"),
+            (
+                "saved_at_A = 2 * 2.0\nsaved_at_B = 3\ngrad_at_B = 2 * 2.0**2 + 2.0**2",
+                "emptied the very tensor",
+            ),
+            (
+                "saved_at_A = 3\nsaved_at_B = 3 + 2 * 2.0**2 + 2.0**2\n"
+                "grad_at_B = 3 + 2 * 2.0**2 + 2.0**2",
+                "still refers to the old",
+            ),
+            ("saved_at_A = 2 * 2.0 + 3\nsaved_at_B = 3\ngrad_at_B = 3", "what was left to add to"),
+            ("saved_at_A = 0.0\nsaved_at_B = 3\ngrad_at_B = 3", "saved sees it"),
+            ("saved_at_A = 3\nsaved_at_B = 0.0\ngrad_at_B = 3", "does not write zeros"),
+            (
+                "saved_at_A = 3\nsaved_at_B = 2 * 2.0**2 + 2.0**2\ngrad_at_B = 2 * 2.0**2 + 2.0**2",
+                "still refers to the old",
+            ),
+            (
+                "saved_at_A = 3\nsaved_at_B = 3\ngrad_at_B = 3 + 2 * 2.0**2 + 2.0**2",
+                "cleared w.grad before the last",
+            ),
         ],
     },
     "05_non_scalar_outputs": {
@@ -288,7 +309,11 @@ WRONG = {
         ],
     },
     "07_differentiating_twice": {
-        "ex1_answer": [("d2f = 1.0", "That is f'(0)"), ("d2f = 0", "the value of the function")],
+        # Worked at the statement's point 0 (0.0), which class variants change: f' and f.
+        "ex1_answer": [
+            ("import math\nd2f = (0.0 + 1) * math.exp(0.0)", "differentiate once more"),
+            ("import math\nd2f = 0.0 * math.exp(0.0)", "the value of the function"),
+        ],
         "ex2_answer": [
             (SECOND_NO_CREATE_GRAPH, "needs create_graph=True"),
             (SECOND_IS_FIRST, "That is f'"),

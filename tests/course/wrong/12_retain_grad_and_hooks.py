@@ -13,6 +13,12 @@ loss = (x * square).sum()
 loss.backward()
 s = square"""
 
+LEAF_INSTEAD = """\
+s = x.sigmoid()
+loss = (x * s**2).sum()
+loss.backward()
+s = x"""
+
 CLAMP_EACH_ENTRY = """\
 def clip_norm(grad):
     return grad.clamp(-1, 1)"""
@@ -35,6 +41,7 @@ WRONG = {
     "ex1_answer": [
         (NO_RETAIN_GRAD, "ask for its gradient before backward() runs"),
         (RETAIN_THE_SQUARE, "That is the gradient at s**2"),
+        (LEAF_INSTEAD, "the gradient of the leaf x"),
     ],
     "ex2_answer": [
         (CLAMP_EACH_ENTRY, "clips each entry on its own"),
@@ -43,6 +50,7 @@ WRONG = {
     "ex3_answer": [
         ('order = ["P", "Q", "R", "S", "T", "U"]', "not run in the order they were registered"),
         ('order = ["P", "S", "U", "T", "R", "Q"]', "own hooks run before the hooks of the node"),
+        ('order = ["S", "U", "P", "R", "Q", "T"]', "pre-hooks run before its backward step"),
     ],
     "ex4_answer": [
         (HOOK_AFTER_BACKWARD, "registered before backward() ran"),
