@@ -667,7 +667,12 @@ def _draw(
 
 
 def _varied_exercises(nb: Any, found: Declaration) -> set[str]:
+    """The exercises of ``nb`` that a class may get other numbers, points or code for."""
     exercises = set(found.numbers) | set(found.words)
+    if found.worked and found.phrases is not None:  # the phrases of the template's numbers
+        exercises |= set(
+            found.phrases(**{name: value for name, (value, _) in found.worked.items()})
+        )
     for cell in nb.cells:
         if meta(cell).get("grade"):
             names = {call.name for call in check_calls(cell.source)}
