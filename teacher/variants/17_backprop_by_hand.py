@@ -23,7 +23,7 @@ POINTS = {
 # gradient is always that of the tanh's input, a1 in the template: a class names it (and
 # the student's gradient variable for it) otherwise. Swapped with z1, the template's answer
 # names a tensor whose gradient is wrong too, later: that answer loses its point. The
-# solution finds the name with the stepper.
+# solution, which writes the name, gets the class's.
 WORDS = {
     "ex3": [
         [

@@ -845,6 +845,10 @@ ROUND4 = {
 ROUND4_AT_POINTS = {"08_turning_gradients_off": ["ex1", "ex4"]}
 ROUND4_WORDED = ["10_checking_gradients", "13_broadcasting_and_in_place", "17_backprop_by_hand"]
 ROUND4_SECRET = "drawn-in-the-open-0"  # written here: set 17's class swaps a1 and z1
+# Set 10's exercise 3 is answered by running gradcheck on the functions, which the teacher's
+# solution does: typed into a class, that method finds the class's answer, as a code-writing
+# exercise's public reference code does. Its key is the values, which a class does not share.
+ROUND4_VALUES = {"10_checking_gradients": ["ex3_answer"]}
 
 
 @pytest.fixture(scope="module")
@@ -860,11 +864,26 @@ def round4_class(tmp_path_factory) -> tuple[dict, Course]:
         release = course.release(name)
         course.submit("solution", name, class_submission(release, variant))
         course.submit("untouched", name, release)
-        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+        public = _typed_in(release, class_variant.read_source(name))
+        for cell in public.cells:  # set 10's solution is a method: its key is its values
+            if nbgrader_meta(cell).get("grade_id") in ROUND4_VALUES.get(name, []):
+                cell.source = _template_values(name, nbgrader_meta(cell)["grade_id"])
+        course.submit("public-key", name, public)
         for which in range(max(len(m) for m in variant.wrong.values())):
             course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
     course.nbgrader("autograde", "*", "--force")
     return variants, course
+
+
+def _template_values(name: str, answer_id: str) -> str:
+    """An answer cell that writes the values the template's hidden tests expect, each in
+    the variable its check names."""
+    check = by_id(class_variant.read_source(name))[answer_id.replace("_answer", "_check")]
+    return "\n".join(
+        f"{call.name} = {ast.unparse(call.keyword('expected'))}"
+        for call in class_variant.check_calls(check.source)
+        if call.hidden
+    )
 
 
 @pytest.mark.parametrize("name", sorted(ROUND4))
@@ -992,3 +1011,19 @@ def test_round4_a_translated_class_has_the_english_class_code_and_key(lang, tmp_
             check_id = class_variant.exercise_of(answer_id) + "_check"
             assert cells[check_id] == 0, (name, check_id)
             assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)
+
+
+def test_round4_set_17s_key_is_where_the_stepper_finds_the_first_wrong_gradient(round4_class):
+    """Set 17's solution writes the name, which the class's words change: the stepper, run
+    on the class's code, finds the first wrong gradient at that name."""
+    from widgets import BackwardStepper
+
+    variant = round4_class[0]["17_backprop_by_hand"]
+    cells = by_id(variant.nb)
+    namespace: dict = {}
+    exec(cells["setup"].source + "\n" + cells["given_3"].source, namespace)  # noqa: S102
+    stepper = BackwardStepper(
+        namespace["loss"], names=namespace["tensors"], yours=namespace["hand"]
+    )
+    first = next(name for name, check in stepper.checks.items() if not check.agrees)
+    assert first == _hidden_expected(variant.nb)["ex3_check"] == variant.words["ex3"]["a1"]
