@@ -33,3 +33,61 @@ POINTS = {
         [rng.choice(TENTHS) for _ in range(3)],
     ],
 }
+
+# Exercise 2 asks which in-place changes break backward(), a choice that numbers do not
+# change: a class gets other lines instead (WORDS), and its key is what the solution, which
+# runs each line, gives. Every line keeps its kind (the function saves its output or its
+# input or nothing; the change is to its input or its output), with another function of
+# that kind or another in-place change: the typical wrong answers stay the same mistakes.
+WORDS = {
+    "ex2": [
+        # The output is saved, the input changes: backward() runs.
+        [
+            {"b = a.sigmoid(); a.mul_(2)": line}
+            for line in [
+                "b = a.tanh(); a.mul_(2)",
+                "b = a.sigmoid(); a.add_(1)",
+                "b = a.tanh(); a.sub_(1)",
+                "b = a.sigmoid(); a.div_(2)",
+            ]
+        ],
+        # The output is saved and changes: backward() fails.
+        [
+            {"b = a.sigmoid(); b.mul_(2)": line}
+            for line in ["b = a.sigmoid(); b.add_(1)", "b = a.sigmoid(); b.sub_(1)"]
+        ],
+        # The input is saved and changes: backward() fails.
+        [
+            {"b = a.log(); a.add_(1)": line}
+            for line in [
+                "b = a.sin(); a.add_(1)",
+                "b = a.cos(); a.mul_(2)",
+                "b = a.log(); a.sub_(1)",
+                "b = a ** 3; a.mul_(2)",
+            ]
+        ],
+        # Nothing is saved: backward() runs.
+        [
+            {"b = a * 3; a.mul_(2)": line}
+            for line in ["b = a + 3; a.mul_(2)", "b = a * 3; a.add_(1)", "b = a - 1; a.mul_(3)"]
+        ],
+        # The input is saved, the output changes: backward() runs.
+        [
+            {"b = a ** 2; b.add_(1)": line}
+            for line in [
+                "b = a.log(); b.mul_(2)",
+                "b = a.sin(); b.add_(1)",
+                "b = a ** 3; b.sub_(1)",
+            ]
+        ],
+        # The output is saved and changes: backward() fails.
+        [
+            {"b = a.tanh(); b.add_(1)": line}
+            for line in [
+                "b = a.tanh(); b.mul_(2)",
+                "b = a.tanh(); b.sub_(1)",
+                "b = a.tanh(); b.div_(2)",
+            ]
+        ],
+    ]
+}

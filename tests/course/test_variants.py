@@ -999,3 +999,201 @@ def test_a_class_of_set_12_gets_its_hooks_order_from_its_own_given_cell():
         mine = _all_hidden_expected(variant.nb)["ex3_check", "order"]
         assert namespace["calls"] == mine != public
         assert sorted(mine) == sorted(public)  # the same six letters
+
+
+# --------------------------------------------------------------------------- sets 08, 10, 13, 17
+# Sets 08 (exercises 1, 2, 4), 10 (exercise 3), 13 (exercise 2) and 17 (exercise 3), which
+# kept the public key until now. Value and choice exercises get other numbers or other code,
+# so the repository's key, typed in, scores nothing there; code-writing exercises are checked
+# at the class's own points, with the class's values.
+ROUND4 = {
+    "08_turning_gradients_off": ["ex2", "ex3"],
+    "10_checking_gradients": ["ex3"],
+    "13_broadcasting_and_in_place": ["ex2"],
+    "17_backprop_by_hand": ["ex3"],
+}
+ROUND4_AT_POINTS = {"08_turning_gradients_off": ["ex1", "ex4"]}
+ROUND4_WORDED = ["10_checking_gradients", "13_broadcasting_and_in_place", "17_backprop_by_hand"]
+ROUND4_SECRET = "drawn-in-the-open-0"  # written here: set 17's class swaps a1 and z1
+# Set 10's exercise 3 is answered by running gradcheck on the functions, which the teacher's
+# solution does: typed into a class, that method finds the class's answer, as a code-writing
+# exercise's public reference code does. Its key is the values, which a class does not share.
+ROUND4_VALUES = {"10_checking_gradients": ["ex3_answer"]}
+
+
+@pytest.fixture(scope="module")
+def round4_class(tmp_path_factory) -> tuple[dict, Course]:
+    """The four sets of the open secret's class, released and graded under real nbgrader:
+    the class's teacher's answers, the untouched release, the repository's key (teacher/
+    source's answers) typed in, and the n-th typical wrong answer of each exercise."""
+    root = tmp_path_factory.mktemp("round4-class")
+    variants = {v.name: v for v in class_variant.write_class(root, ROUND4_SECRET, list(ROUND4))}
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, class_submission(release, variant))
+        course.submit("untouched", name, release)
+        public = _typed_in(release, class_variant.read_source(name))
+        for cell in public.cells:  # set 10's solution is a method: its key is its values
+            if nbgrader_meta(cell).get("grade_id") in ROUND4_VALUES.get(name, []):
+                cell.source = _template_values(name, nbgrader_meta(cell)["grade_id"])
+        course.submit("public-key", name, public)
+        for which in range(max(len(m) for m in variant.wrong.values())):
+            course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
+    course.nbgrader("autograde", "*", "--force")
+    return variants, course
+
+
+def _template_values(name: str, answer_id: str) -> str:
+    """An answer cell that writes the values the template's hidden tests expect, each in
+    the variable its check names."""
+    check = by_id(class_variant.read_source(name))[answer_id.replace("_answer", "_check")]
+    return "\n".join(
+        f"{call.name} = {ast.unparse(call.keyword('expected'))}"
+        for call in class_variant.check_calls(check.source)
+        if call.hidden
+    )
+
+
+@pytest.mark.parametrize("name", sorted(ROUND4))
+def test_round4_the_class_is_graded_on_its_own_key(round4_class, name):
+    variants, course = round4_class
+    variant = variants[name]
+    score, max_score, cells = course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+    score, _, cells = course.scores("untouched", name)
+    assert score == 0, cells
+    for which in range(max(len(m) for m in variant.wrong.values())):
+        nb = by_id(course.autograded(f"wrong-{which}", name))
+        _, _, cells = course.scores(f"wrong-{which}", name)
+        for answer_id, mistakes in variant.wrong.items():
+            if which < len(mistakes):
+                check_id = class_variant.exercise_of(answer_id) + "_check"
+                assert cells[check_id] == 0, (name, which, check_id)
+                assert mistakes[which][1] in error_text(nb[check_id]), (name, which, check_id)
+    # The repository's key loses every value or choice exercise that varies now.
+    public, mine = _hidden_expected(class_variant.read_source(name)), _hidden_expected(variant.nb)
+    _, _, cells = course.scores("public-key", name)
+    for exercise in ROUND4[name]:
+        check = exercise + "_check"
+        assert not _same(mine[check], public[check]), (name, check)
+        assert cells[check] == 0, f"{name} {check}: the repository's key scored"
+
+
+def test_round4_code_writing_exercises_are_checked_at_the_class_points(round4_class):
+    """Set 08's exercises 1 and 4: the visible check and the hidden test are at the class's
+    points, the hidden test's values are the class's; the template's are in neither."""
+    variants, _ = round4_class
+    for name, exercises in ROUND4_AT_POINTS.items():
+        template, mine = by_id(class_variant.read_source(name)), by_id(variants[name].nb)
+        for exercise in exercises:
+            check = f"{exercise}_check"
+            _, template_points = class_variant._calls_and_points(template[check].source)
+            calls, points = class_variant._calls_and_points(mine[check].source)
+            drawn = {repr(ast.literal_eval(node)) for node in points}
+            assert len(points) == 2 and len(drawn) == 1, calls  # visible and hidden, one draw
+            assert drawn != {repr(ast.literal_eval(template_points[0]))}
+            theirs = _hidden_expected(class_variant.read_source(name))[check]
+            assert not _same(_hidden_expected(variants[name].nb)[check], theirs), check
+
+
+def test_round4_set_08_counts_the_class_model_and_set_17_names_the_class_tensor(round4_class):
+    """What the solutions compute: the count of the class's statement, and the name the
+    stepper finds, which is the tanh's input in the class's code."""
+    variants, _ = round4_class
+    v08 = variants["08_turning_gradients_off"]
+    n_in, hidden, out = (int(v08.numbers["ex2"][n]) for n in ("3", "4", "2"))
+    statement = by_id(v08.nb)["ex2_check"]  # the key: the layers after the frozen first one
+    assert f"expected={hidden * hidden + hidden + out * hidden + out})" in statement.source
+    assert f"mg.nn.Linear({n_in}, {hidden})" in " ".join(c.source for c in v08.nb.cells)
+    v17 = variants["17_backprop_by_hand"]
+    assert v17.words["ex3"]["a1"] == "z1"  # this secret's draw: the names swapped
+    given = by_id(v17.nb)["given_3"].source
+    assert "h = z1.tanh()" in given and "a1 = X @ W1" in given
+    assert _hidden_expected(v17.nb)["ex3_check"] == "z1"
+
+
+def test_round4_every_drawn_word_is_in_the_template_and_every_translation():
+    """A fragment of WORDS that the exercise, or a translation, does not write as the English
+    does would leave the template's code in a class's statement, hint or answer."""
+    tool = class_variant.translation_tool()
+    checked = 0
+    for name in ROUND4_WORDED:
+        template = class_variant.read_source(name)
+        found = class_variant.declaration(name)
+        exercises = class_variant.exercise_per_cell(template)
+        fragments = set()
+        for exercise, groups in found.words.items():
+            text = "\n".join(c.source for c, of in zip(template.cells, exercises) if of == exercise)
+            for alternative in (a for group in groups for a in group):
+                for fragment in alternative:
+                    assert class_variant.substitute_words(text, {fragment: "\0"}) != text
+                    fragments.add(fragment)
+        for lang in sorted(SCRIPT):
+            catalog = tool.lessons.read_catalog(tool.catalog_path(lang, name))
+            for message in catalog:
+                if message.id and isinstance(message.id, str):
+                    for fragment in fragments:
+                        if english := _occurrences(fragment, message.id):
+                            checked += 1
+                            assert _occurrences(fragment, message.string) == english, message
+    assert checked >= 3  # set 10's statement names the functions, in both languages
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_round4_a_translated_class_has_the_english_class_code_and_key(lang, tmp_path):
+    """A Russian or Chinese class of the open secret: its key and solutions are the English
+    class's, its statements show the class's code, and real nbgrader grades the class's
+    answers full, the untouched release 0 and a typical wrong answer 0 with a hint in the
+    class's language."""
+    root = tmp_path / f"class-{lang}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(class_variant.SECRET_VARIABLE, ROUND4_SECRET)
+        class_variant.main(["--lang", lang, "--out", str(root), *ROUND4])
+    env = course_environment(root)
+    env.pop("LANGUAGE", None)  # the language must come from the notebook, not the locale
+    course = Course(root=root, env=env)
+    course.nbgrader("generate_assignment", "*", "--force")
+    english = {name: class_variant.make_variant(name, ROUND4_SECRET) for name in ROUND4}
+    for name, variant in english.items():
+        source = _class_source(course, name)
+        assert source.metadata["minigrad"]["language"] == lang
+        assert _key(source) == _key(variant.nb)
+        statements = " ".join(c.source for c in source.cells if c.cell_type == "markdown")
+        for table in variant.words.values():
+            shown = [value for value in table.values() if value in statements]
+            assert shown or name == "17_backprop_by_hand", (name, table)  # 17: in code only
+        release = course.release(name)
+        translated = class_variant.Variant(**{**vars(variant), "nb": source})
+        course.submit("solution", name, class_submission(release, translated))
+        course.submit("untouched", name, release)
+        course.submit("wrong-0", name, class_submission(release, translated, 0))
+    course.nbgrader("autograde", "*", "--force")
+    for name, variant in english.items():
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        score, _, cells = course.scores("untouched", name)
+        assert score == 0, (name, cells)
+        graded = by_id(course.autograded("wrong-0", name))
+        _, _, cells = course.scores("wrong-0", name)
+        for answer_id in variant.wrong:
+            check_id = class_variant.exercise_of(answer_id) + "_check"
+            assert cells[check_id] == 0, (name, check_id)
+            assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)
+
+
+def test_round4_set_17s_key_is_where_the_stepper_finds_the_first_wrong_gradient(round4_class):
+    """Set 17's solution writes the name, which the class's words change: the stepper, run
+    on the class's code, finds the first wrong gradient at that name."""
+    from widgets import BackwardStepper
+
+    variant = round4_class[0]["17_backprop_by_hand"]
+    cells = by_id(variant.nb)
+    namespace: dict = {}
+    exec(cells["setup"].source + "\n" + cells["given_3"].source, namespace)  # noqa: S102
+    stepper = BackwardStepper(
+        namespace["loss"], names=namespace["tensors"], yours=namespace["hand"]
+    )
+    first = next(name for name, check in stepper.checks.items() if not check.agrees)
+    assert first == _hidden_expected(variant.nb)["ex3_check"] == variant.words["ex3"]["a1"]

@@ -336,10 +336,19 @@ WRONG = {
                 "def freeze_all_but_last(model):\n    model.requires_grad_(False)",
                 "the last layer must still learn",
             ),
+            (
+                "def freeze_all_but_last(model):\n    model.requires_grad_(True)",
+                "nothing was frozen",
+            ),
         ],
+        # Written with the statement's layer sizes, which class variants change.
         "ex2_answer": [
-            ("trainable = 46", "counts the frozen first layer too"),
-            ("trainable = 4", "not the tensors"),
+            (
+                "trainable = (3 * 4 + 4) + (4 * 4 + 4) + (4 * 2 + 2)",
+                "counts the frozen first layer too",
+            ),
+            ('trainable = len(["weight", "bias", "weight", "bias"])', "not the tensors"),
+            ("trainable = 3 * 4 + 4", "That is the frozen layer"),
         ],
         # Written with the statement's x = 2.0, which class variants change.
         "ex3_answer": [
