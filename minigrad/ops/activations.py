@@ -9,7 +9,7 @@ import numpy as np
 
 from ..function import Context
 from ..shapes import normalize_dims
-from .base import Op, as_float
+from .base import Op, as_float, recorded_constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -56,8 +56,10 @@ class Relu(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
         # The result is 0 where the input was <= 0. "!= 0" rather than "> 0": a nan
-        # (whose result is nan) passes its gradient on, as in PyTorch.
-        return grad * (result != 0)
+        # (whose result is nan) passes its gradient on, as in PyTorch. The mask is recorded
+        # as a function of the result, as PyTorch's derivative is: with create_graph the
+        # first derivative keeps a graph, and its own derivative is zero.
+        return grad * recorded_constant(result != 0, result)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
