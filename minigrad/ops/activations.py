@@ -56,10 +56,13 @@ class Relu(Op):
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
         # The result is 0 where the input was <= 0. "!= 0" rather than "> 0": a nan
-        # (whose result is nan) passes its gradient on, as in PyTorch. The mask is recorded
-        # as a function of the result, as PyTorch's derivative is: with create_graph the
-        # first derivative keeps a graph, and its own derivative is zero.
-        return grad * recorded_constant(result != 0, result)
+        # (whose result is nan) passes its gradient on, as in PyTorch.
+        passes = result != 0
+        if passes.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
+            return grad * passes
+        # With Tensors (create_graph), the mask is recorded as a function of the result, as
+        # PyTorch's derivative is: the first derivative keeps a graph; its own is zero.
+        return grad * recorded_constant(passes, result)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
