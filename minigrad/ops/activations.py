@@ -9,7 +9,7 @@ import numpy as np
 
 from ..function import Context
 from ..shapes import normalize_dims
-from .base import Op, as_float
+from .base import Op, as_float, recorded_constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -57,7 +57,12 @@ class Relu(Op):
         (result,) = ctx.saved_tensors
         # The result is 0 where the input was <= 0. "!= 0" rather than "> 0": a nan
         # (whose result is nan) passes its gradient on, as in PyTorch.
-        return grad * (result != 0)
+        passes = result != 0
+        if passes.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
+            return grad * passes
+        # With Tensors (create_graph), the mask is recorded as a function of the result, as
+        # PyTorch's derivative is: the first derivative keeps a graph; its own is zero.
+        return grad * recorded_constant(passes, result)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:

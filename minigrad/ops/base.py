@@ -182,6 +182,33 @@ def constant(array: Any) -> Tensor:
     return _tensor.Tensor(np.asarray(array))
 
 
+def recorded_constant(values: Any, source: Any) -> Any:
+    """``values`` a derivative multiplies by (a mask, weights) that were read off
+    ``source``: when ``source`` is recorded, so is this tensor, as a function of ``source``
+    whose own derivative is zero.
+
+    PyTorch's derivative formulas that read an input (relu's reads its result, nll_loss's
+    its log-probabilities) keep it in their graph: with ``create_graph=True`` the first
+    derivative requires grad, and its derivative is zero, not an error. A bare comparison
+    records nothing, hence this. The zero comes from ``masked_fill`` over every element,
+    which, unlike ``source * 0``, stays 0 where ``source`` is inf or nan. A backward pass
+    on plain arrays (``source`` a numpy array) gets ``values`` themselves, at no cost.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, -2.0], requires_grad=True)
+    >>> recorded_constant(np.array([True, False]), x)
+    tensor([1., 0.], grad_fn=<AddBackward0>)
+    """
+    if source.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
+        return values
+    if isinstance(values, _tensor.Tensor):  # a comparison of Tensors: its array
+        values = values._array
+    if not (grad_mode._state.enabled and source.requires_grad):
+        return constant(values)
+    zeros_on_source = source.masked_fill(constant(True), 0.0)
+    return zeros_on_source + constant(values)
+
+
 # tensor.py imports the ops, so the Tensor class is reached through its module, imported
 # last: this works whichever of the two modules is imported first.
 from .. import tensor as _tensor  # noqa: E402

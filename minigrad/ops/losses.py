@@ -10,7 +10,7 @@ import numpy as np
 
 from ..function import Context
 from ..tangents import combine, scaled
-from .base import Op, as_float, constant
+from .base import Op, as_float, constant, recorded_constant
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -108,7 +108,10 @@ class NllLoss(Op):
         weights = None if weight is None else weight._array
         dtype = log_probs._array.dtype
         mask = _weight_at_each_target(shape, dtype, target._array, weights, ctx.ignore_index)
-        mask = constant(mask)
+        # Negated here, "+ 0.0" turning numpy's -0.0 into 0.0, so that the gradient has
+        # PyTorch's zeros, not -0.0. Recorded from the log-probabilities, as PyTorch's
+        # derivative is (it reads them): with create_graph it requires grad.
+        minus_mask = recorded_constant(-mask + 0.0, log_probs)
         if ctx.reduction == "none":
             per_row = grad.reshape(-1, 1)  # one gradient per sample
         elif ctx.reduction == "mean":
@@ -117,7 +120,7 @@ class NllLoss(Op):
             per_row = grad / (total if total != 0 else 1.0)
         else:
             per_row = grad
-        grad_input = -mask * per_row
+        grad_input = minus_mask * per_row
         return grad_input if batched else grad_input.reshape(-1)
 
     @staticmethod

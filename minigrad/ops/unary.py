@@ -390,7 +390,9 @@ class MaskedFill(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (mask,) = ctx.saved_tensors
-        return grad * ~mask
+        # Filled, not multiplied by ~mask: a negative gradient times 0 would be -0.0 where
+        # PyTorch's gradient is 0.
+        return grad.masked_fill(mask, 0.0)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -415,7 +417,7 @@ class MaskedFillTensor(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         (mask,) = ctx.saved_tensors
-        return grad * ~mask, (grad * mask).sum()
+        return grad.masked_fill(mask, 0.0), (grad * mask).sum()
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor | None:

@@ -1,3 +1,92 @@
+"""First derivatives that read a mask off their input, with create_graph=True, against
+PyTorch: whether the first derivative requires grad (is still in the graph), its printed
+values, and its own derivative (zeros where PyTorch gives zeros, not an error).
+
+relu's and nll_loss's derivatives read their input (relu's its result), so in PyTorch the
+first derivative stays recorded; clamp's, where's, max's, ... do not, and must not in
+minigrad either. The graph's node names may differ (docs/pytorch.md: derivative graphs
+are made of ordinary nodes), so the printout compared is that of the detached values.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch")
+pytestmark = pytest.mark.oracle
+
+WEIGHTS = [[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]]
+
+FIRST_DERIVATIVES = {
+    "relu": lambda L, x: x.relu(),
+    "relu of nan, inf and 0": lambda L, x: (x / L.tensor([1.0, 0.0, 1.0])).relu(),
+    "relu twice": lambda L, x: x.relu().relu() * x,
+    "relu squared": lambda L, x: x.relu() ** 2,
+    "relu in place": lambda L, x: (x * 1).relu_(),
+    "F.relu": lambda L, x: L.nn.functional.relu(x),
+    "nn.ReLU": lambda L, x: L.nn.ReLU()(x),
+    "nll_loss, mean": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([0, 2])),
+    "nll_loss, sum": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([1, 1]), reduction="sum"),
+    "nll_loss, none": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([2, 0]), reduction="none"),
+    "nll_loss, weighted": lambda L, x: L.nn.functional.nll_loss(
+        x, L.tensor([0, 2]), weight=L.tensor([1.0, 2.0, 3.0])
+    ),
+    "nll_loss, ignored": lambda L, x: L.nn.functional.nll_loss(x, L.tensor([0, 1]), ignore_index=1),
+    "nll_loss, one sample": lambda L, x: L.nn.functional.nll_loss(x[0], L.tensor(1)),
+    "cross_entropy": lambda L, x: L.nn.functional.cross_entropy(x, L.tensor([0, 2])),
+    # PyTorch's derivatives of these do not read their input: not recorded in either.
+    "clamp": lambda L, x: x.clamp(-1.5, 2.0),
+    "clamp(min)": lambda L, x: x.clamp(min=0.0),
+    "clamp with tensor bounds": lambda L, x: x.clamp(x * 0 + 0.7, x * 0 + 2.5),
+    "where": lambda L, x: L.where(x > 0, x, x * 2),
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.0),
+    "max": lambda L, x: x.max(),
+    "max(dim)": lambda L, x: x.max(1)[0],
+    "amin(dim)": lambda L, x: x.amin(0),
+    "sort": lambda L, x: x.sort(1)[0] * L.tensor([1.0, 2.0, 3.0]),
+    "gather": lambda L, x: x.gather(1, L.tensor([[0, 0], [2, 1]])),
+    "index": lambda L, x: x[0],
+}
+
+
+@pytest.mark.parametrize("name", FIRST_DERIVATIVES)
+def test_first_derivative_keeps_or_drops_its_graph_as_torch(run_both, name):
+    def scenario(L, F, log):
+        x = L.tensor([[1.0, -2.0, 3.0], [0.0, 3.0, -1.0]], requires_grad=True)
+        y = FIRST_DERIVATIVES[name](L, x)
+        (first,) = L.autograd.grad(y.sum(), x, create_graph=True)
+        log.append(("requires_grad", first.requires_grad, first.grad_fn is not None))
+        log.append(("printed", str(first.detach())))
+        if first.requires_grad:
+            weighted = (first * L.tensor(WEIGHTS)).sum()
+            (second,) = L.autograd.grad(weighted, x, allow_unused=True)
+            log.append(("second", None if second is None else str(second.detach())))
+
+    run_both(scenario)
+
+
+def test_relu_derivative_of_a_nan_passes_its_gradient_under_create_graph(run_both):
+    """The recorded mask is 1 at a nan or inf result, not nan (as ``result * 0`` would be)."""
+
+    def scenario(L, F, log):
+        x = L.tensor([float("nan"), float("inf"), -float("inf"), 0.0, 2.0], requires_grad=True)
+        (first,) = L.autograd.grad(x.relu().sum(), x, create_graph=True)
+        log.append(str(first.detach()))
+        log.append(first.requires_grad)
+        (second,) = L.autograd.grad((first * first).sum(), x)
+        log.append(str(second))
+
+    run_both(scenario)
+
+
+def test_relu_of_a_number_under_create_graph(run_both):
+    def scenario(L, F, log):
+        x = L.tensor(-1.5, requires_grad=True)
+        (first,) = L.autograd.grad(x.relu(), x, create_graph=True)
+        log.append((str(first.detach()), first.requires_grad))
+        log.append(str(L.autograd.grad(first, x)[0]))
+
+    run_both(scenario)
 
 
 def test_masked_fill_gradient_is_zero_not_minus_zero(run_both):
