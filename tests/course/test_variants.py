@@ -829,3 +829,106 @@ def test_a_translated_class_gets_the_worked_numbers_of_the_english_class(
                         assert any(t in s for s in ours for t in written if t in string)
                         tried += 1
     assert tried  # the test's sets have worked numbers in their statements and hints
+
+
+# --------------------------------------------------------------------------- sets 14, 15, 18
+# Exercises that varied last: worked numbers (sets 14 and 18, set 15's exercise 2), other
+# code (set 15's exercises 1 and 3: a's length and M's shape, g's constants) and the seeds of
+# set 18's random points. A class of a secret written here is graded on each, in English and
+# in both translations.
+RECENT = {
+    "14_control_flow": ["ex1", "ex3"],
+    "15_jacobians_and_hessians": ["ex1", "ex2", "ex3"],
+    "18_forward_mode": ["ex3"],
+}
+SEEDED = {"18_forward_mode": ["ex2", "ex4"]}  # code-writing: its points are the class's
+RECENT_SECRET = "written-in-the-test-s32"
+
+
+@pytest.fixture(scope="module")
+def recent_class(tmp_path_factory) -> tuple[dict, Course]:
+    """Sets 14, 15 and 18 of the written secret's class, released and graded: the class's
+    teacher's answers, the untouched release, and the repository's key typed in."""
+    root = tmp_path_factory.mktemp("recent-class")
+    variants = {v.name: v for v in class_variant.write_class(root, RECENT_SECRET, sorted(RECENT))}
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, variant.nb))
+        course.submit("untouched", name, release)
+        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+    course.nbgrader("autograde", "*", "--force")
+    return variants, course
+
+
+@pytest.mark.parametrize("name", sorted(RECENT))
+def test_the_repositorys_key_scores_nothing_on_sets_14_15_and_18(recent_class, name):
+    variants, course = recent_class
+    score, max_score, cells = course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+    score, _, cells = course.scores("untouched", name)
+    assert score == 0, cells
+    public = _hidden_expected(class_variant.read_source(name))
+    mine = _hidden_expected(variants[name].nb)
+    _, _, cells = course.scores("public-key", name)
+    for exercise in RECENT[name]:
+        check = exercise + "_check"
+        assert not _same(mine[check], public[check]), check
+        assert cells[check] == 0, f"{name} {check}: the repository's key scored"
+
+
+def test_set_18s_random_points_come_from_the_class_seeds():
+    """Exercises 2 and 4 check the student's function at points drawn from seeds: a class's
+    visible checks use seeds of its own, and their fingerprints move with them."""
+    variant = class_variant.make_variant("18_forward_mode", RECENT_SECRET)
+    template = by_id(class_variant.read_source("18_forward_mode"))
+    for exercise in SEEDED["18_forward_mode"]:
+        check = exercise + "_check"
+        ours, theirs = by_id(variant.nb)[check].source, template[check].source
+        (our_points, *_), (their_points, *_) = (
+            [ast.literal_eval(node) for node in class_variant._calls_and_points(source)[1] if node]
+            for source in (ours, theirs)
+        )
+        assert our_points != their_points and not set(our_points) & set(their_points)
+        our_calls = class_variant.check_calls(ours)
+        their_calls = class_variant.check_calls(theirs)
+        ours_printed = ast.unparse(our_calls[0].keyword("fingerprints"))
+        assert ours_printed != ast.unparse(their_calls[0].keyword("fingerprints"))
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_a_translated_class_of_sets_14_15_and_18_is_graded_on_the_english_class_key(
+    lang, tmp_path_factory
+):
+    """In Russian and in Chinese, the class of the written secret gets the English class's
+    hidden values; its teacher's answers score full marks, its untouched release nothing,
+    and its statements carry the class's worked numbers and code in that language."""
+    root = tmp_path_factory.mktemp(f"recent-{lang}")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(class_variant.SECRET_VARIABLE, RECENT_SECRET)
+        class_variant.main(["--lang", lang, "--out", str(root), *sorted(RECENT)])
+    env = course_environment(root)
+    env.pop("LANGUAGE", None)
+    course = Course(root=root, env=env)
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name in RECENT:
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, _class_source(course, name)))
+        course.submit("untouched", name, release)
+    course.nbgrader("autograde", "*", "--force")
+    for name, exercises in RECENT.items():
+        english = class_variant.make_variant(name, RECENT_SECRET)
+        source = _class_source(course, name)
+        assert _hidden_expected(source) == _hidden_expected(english.nb), name
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        assert course.scores("untouched", name)[0] == 0, name
+        statements = [c.source for c in source.cells if c.cell_type == "markdown"]
+        assert any(re.search(SCRIPT[lang], text) for text in statements)
+        for exercise in exercises:
+            written = {**english.phrases.get(exercise, {}), **english.words.get(exercise, {})}
+            shown = [t for p, t in written.items() if p != t and t.startswith(("$", "`", "mg."))]
+            cells_of = class_variant.exercise_per_cell(source)
+            text = " ".join(c.source for c, e in zip(source.cells, cells_of) if e == exercise)
+            assert shown and all(t in text for t in shown), (name, exercise, shown)
