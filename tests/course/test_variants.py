@@ -841,7 +841,8 @@ RECENT = {
     "15_jacobians_and_hessians": ["ex1", "ex2", "ex3"],
     "18_forward_mode": ["ex3"],
 }
-SEEDED = {"18_forward_mode": ["ex2", "ex4"]}  # code-writing: its points are the class's
+# Code-writing exercises: a class's points (seeds, or the x of set 16's chains) are its own.
+SEEDED = {"16_build_your_own_engine": ["ex3"], "18_forward_mode": ["ex2", "ex4"]}
 RECENT_SECRET = "written-in-the-test-s32"
 
 
@@ -878,23 +879,26 @@ def test_the_repositorys_key_scores_nothing_on_sets_14_15_and_18(recent_class, n
         assert cells[check] == 0, f"{name} {check}: the repository's key scored"
 
 
-def test_set_18s_random_points_come_from_the_class_seeds():
-    """Exercises 2 and 4 check the student's function at points drawn from seeds: a class's
-    visible checks use seeds of its own, and their fingerprints move with them."""
-    variant = class_variant.make_variant("18_forward_mode", RECENT_SECRET)
-    template = by_id(class_variant.read_source("18_forward_mode"))
-    for exercise in SEEDED["18_forward_mode"]:
+@pytest.mark.parametrize("name", sorted(SEEDED))
+def test_code_writing_exercises_are_checked_at_the_class_points(name):
+    """Set 18's exercises 2 and 4 check the student's function at points drawn from seeds,
+    set 16's exercise 3 on chains at an x: a class's visible checks use points of its own,
+    their fingerprints move with them, and so do the hidden tests' values."""
+    variant = class_variant.make_variant(name, RECENT_SECRET)
+    template = class_variant.read_source(name)
+    public, mine = _hidden_expected(template), _hidden_expected(variant.nb)
+    for exercise in SEEDED[name]:
         check = exercise + "_check"
-        ours, theirs = by_id(variant.nb)[check].source, template[check].source
-        (our_points, *_), (their_points, *_) = (
-            [ast.literal_eval(node) for node in class_variant._calls_and_points(source)[1] if node]
-            for source in (ours, theirs)
-        )
-        assert our_points != their_points and not set(our_points) & set(their_points)
-        our_calls = class_variant.check_calls(ours)
-        their_calls = class_variant.check_calls(theirs)
-        ours_printed = ast.unparse(our_calls[0].keyword("fingerprints"))
-        assert ours_printed != ast.unparse(their_calls[0].keyword("fingerprints"))
+        ours, theirs = by_id(variant.nb)[check].source, by_id(template)[check].source
+        (our_call, *_), (our_points, *_) = class_variant._calls_and_points(ours)
+        (their_call, *_), (their_points, *_) = class_variant._calls_and_points(theirs)
+        assert not our_call.hidden and not their_call.hidden  # the visible check
+        our_seeds, their_seeds = ast.literal_eval(our_points), ast.literal_eval(their_points)
+        assert our_seeds != their_seeds and not set(our_seeds) & set(their_seeds)
+        fingerprints = (call.keyword("fingerprints") for call in (our_call, their_call))
+        assert len({ast.unparse(node) for node in fingerprints}) == 2
+        if not isinstance(public[check], str):  # a value written in the template's key
+            assert not _same(mine[check], public[check]), check
 
 
 @pytest.mark.parametrize("lang", sorted(SCRIPT))
@@ -927,8 +931,19 @@ def test_a_translated_class_of_sets_14_15_and_18_is_graded_on_the_english_class_
         statements = [c.source for c in source.cells if c.cell_type == "markdown"]
         assert any(re.search(SCRIPT[lang], text) for text in statements)
         for exercise in exercises:
+            # What the English class's statement writes with the class's numbers or code, the
+            # translated statement writes too.
             written = {**english.phrases.get(exercise, {}), **english.words.get(exercise, {})}
-            shown = [t for p, t in written.items() if p != t and t.startswith(("$", "`", "mg."))]
+            statement = " ".join(
+                cell.source
+                for cell, e in zip(english.nb.cells, class_variant.exercise_per_cell(english.nb))
+                if e == exercise and cell.cell_type == "markdown"
+            )
+            shown = [t for p, t in written.items() if p != t and t in statement]
             cells_of = class_variant.exercise_per_cell(source)
-            text = " ".join(c.source for c, e in zip(source.cells, cells_of) if e == exercise)
+            text = " ".join(
+                c.source
+                for c, e in zip(source.cells, cells_of)
+                if e == exercise and c.cell_type == "markdown"
+            )
             assert shown and all(t in text for t in shown), (name, exercise, shown)
