@@ -1197,3 +1197,121 @@ def test_round4_set_17s_key_is_where_the_stepper_finds_the_first_wrong_gradient(
     )
     first = next(name for name, check in stepper.checks.items() if not check.agrees)
     assert first == _hidden_expected(variant.nb)["ex3_check"] == variant.words["ex3"]["a1"]
+
+
+# --------------------------------------------------------------------------- sets 14, 15, 18
+# Exercises that varied last: worked numbers (sets 14 and 18, set 15's exercise 2), other
+# code (set 15's exercises 1 and 3: a's length and M's shape, g's constants) and the seeds of
+# set 18's random points. A class of a secret written here is graded on each, in English and
+# in both translations.
+RECENT = {
+    "14_control_flow": ["ex1", "ex3"],
+    "15_jacobians_and_hessians": ["ex1", "ex2", "ex3"],
+    "18_forward_mode": ["ex3"],
+}
+# Code-writing exercises: a class's points (seeds, or the x of set 16's chains) are its own.
+SEEDED = {"16_build_your_own_engine": ["ex3"], "18_forward_mode": ["ex2", "ex4"]}
+RECENT_SECRET = "written-in-the-test-s32"
+
+
+@pytest.fixture(scope="module")
+def recent_class(tmp_path_factory) -> tuple[dict, Course]:
+    """Sets 14, 15 and 18 of the written secret's class, released and graded: the class's
+    teacher's answers, the untouched release, and the repository's key typed in."""
+    root = tmp_path_factory.mktemp("recent-class")
+    variants = {v.name: v for v in class_variant.write_class(root, RECENT_SECRET, sorted(RECENT))}
+    course = Course(root=root, env=course_environment(root))
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name, variant in variants.items():
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, variant.nb))
+        course.submit("untouched", name, release)
+        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+    course.nbgrader("autograde", "*", "--force")
+    return variants, course
+
+
+@pytest.mark.parametrize("name", sorted(RECENT))
+def test_the_repositorys_key_scores_nothing_on_sets_14_15_and_18(recent_class, name):
+    variants, course = recent_class
+    score, max_score, cells = course.scores("solution", name)
+    assert max_score > 0 and score == max_score, cells
+    score, _, cells = course.scores("untouched", name)
+    assert score == 0, cells
+    public = _hidden_expected(class_variant.read_source(name))
+    mine = _hidden_expected(variants[name].nb)
+    _, _, cells = course.scores("public-key", name)
+    for exercise in RECENT[name]:
+        check = exercise + "_check"
+        assert not _same(mine[check], public[check]), check
+        assert cells[check] == 0, f"{name} {check}: the repository's key scored"
+
+
+@pytest.mark.parametrize("name", sorted(SEEDED))
+def test_code_writing_exercises_are_checked_at_the_class_points(name):
+    """Set 18's exercises 2 and 4 check the student's function at points drawn from seeds,
+    set 16's exercise 3 on chains at an x: a class's visible checks use points of its own,
+    their fingerprints move with them, and so do the hidden tests' values."""
+    variant = class_variant.make_variant(name, RECENT_SECRET)
+    template = class_variant.read_source(name)
+    public, mine = _hidden_expected(template), _hidden_expected(variant.nb)
+    for exercise in SEEDED[name]:
+        check = exercise + "_check"
+        ours, theirs = by_id(variant.nb)[check].source, by_id(template)[check].source
+        (our_call, *_), (our_points, *_) = class_variant._calls_and_points(ours)
+        (their_call, *_), (their_points, *_) = class_variant._calls_and_points(theirs)
+        assert not our_call.hidden and not their_call.hidden  # the visible check
+        our_seeds, their_seeds = ast.literal_eval(our_points), ast.literal_eval(their_points)
+        assert our_seeds != their_seeds and not set(our_seeds) & set(their_seeds)
+        fingerprints = (call.keyword("fingerprints") for call in (our_call, their_call))
+        assert len({ast.unparse(node) for node in fingerprints}) == 2
+        if not isinstance(public[check], str):  # a value written in the template's key
+            assert not _same(mine[check], public[check]), check
+
+
+@pytest.mark.parametrize("lang", sorted(SCRIPT))
+def test_a_translated_class_of_sets_14_15_and_18_is_graded_on_the_english_class_key(
+    lang, tmp_path_factory
+):
+    """In Russian and in Chinese, the class of the written secret gets the English class's
+    hidden values; its teacher's answers score full marks, its untouched release nothing,
+    and its statements carry the class's worked numbers and code in that language."""
+    root = tmp_path_factory.mktemp(f"recent-{lang}")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(class_variant.SECRET_VARIABLE, RECENT_SECRET)
+        class_variant.main(["--lang", lang, "--out", str(root), *sorted(RECENT)])
+    env = course_environment(root)
+    env.pop("LANGUAGE", None)
+    course = Course(root=root, env=env)
+    course.nbgrader("generate_assignment", "*", "--force")
+    for name in RECENT:
+        release = course.release(name)
+        course.submit("solution", name, _typed_in(release, _class_source(course, name)))
+        course.submit("untouched", name, release)
+    course.nbgrader("autograde", "*", "--force")
+    for name, exercises in RECENT.items():
+        english = class_variant.make_variant(name, RECENT_SECRET)
+        source = _class_source(course, name)
+        assert _hidden_expected(source) == _hidden_expected(english.nb), name
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        assert course.scores("untouched", name)[0] == 0, name
+        statements = [c.source for c in source.cells if c.cell_type == "markdown"]
+        assert any(re.search(SCRIPT[lang], text) for text in statements)
+        for exercise in exercises:
+            # What the English class's statement writes with the class's numbers or code, the
+            # translated statement writes too.
+            written = {**english.phrases.get(exercise, {}), **english.words.get(exercise, {})}
+            statement = " ".join(
+                cell.source
+                for cell, e in zip(english.nb.cells, class_variant.exercise_per_cell(english.nb))
+                if e == exercise and cell.cell_type == "markdown"
+            )
+            shown = [t for p, t in written.items() if p != t and t in statement]
+            cells_of = class_variant.exercise_per_cell(source)
+            text = " ".join(
+                c.source
+                for c, e in zip(source.cells, cells_of)
+                if e == exercise and c.cell_type == "markdown"
+            )
+            assert shown and all(t in text for t in shown), (name, exercise, shown)

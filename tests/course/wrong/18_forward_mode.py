@@ -54,7 +54,7 @@ WRONG = {
             "which mode needs one pass per input",
         ),
         ("loss_passes = (1000, 1)\nimage_passes = (2, 2500)", "The bias b is an input too"),
-        ("loss_passes = (110, 1)\nimage_passes = (2, 2500)", "not 100 + 10"),
+        ("loss_passes = (110, 1)\nimage_passes = (2, 2500)", "W holds"),
         (
             "loss_passes = (1010, 1)\nimage_passes = (2500, 2)",
             "which mode needs one pass per output",
