@@ -48,6 +48,25 @@ def test_some_sets_vary():
     assert {"07_differentiating_twice", "10_checking_gradients"} <= set(VARYING)
 
 
+def test_every_graded_exercise_of_every_set_varies():
+    """Issue 20: a class's graded values come from its secret, never from this public
+    repository, so no exercise keeps the repository's key in a class variant. A new
+    exercise fails here until teacher/variants declares what a class gets instead."""
+    kept = []
+    for source in sorted(class_variant.SOURCES.glob("[0-9][0-9]_*")):
+        template = class_variant.read_source(source.name)
+        graded = {
+            class_variant.exercise_of(cell.metadata["nbgrader"]["grade_id"])
+            for cell in template.cells
+            if cell.metadata.get("nbgrader", {}).get("grade")
+        }
+        assert graded, source.name
+        found = class_variant.declaration(source.name)
+        varied = class_variant._varied_exercises(template, found) if found else set()
+        kept += [f"{source.name} {exercise}" for exercise in sorted(graded - varied)]
+    assert not kept, "the same for every class: " + ", ".join(kept)
+
+
 @pytest.fixture(scope="module")
 def variants() -> dict:
     return {name: class_variant.make_variant(name, SECRET) for name in VARYING}
