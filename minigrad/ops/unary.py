@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from ..alike import kept_where
 from ..function import Context
 from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
@@ -246,7 +247,7 @@ class Clamp(Op):
             inside &= a._array >= low
         if high is not None:
             inside &= a._array <= high
-        return grad * constant(inside)
+        return kept_where(inside, grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -273,7 +274,7 @@ class Where(Elementwise):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         (keep,) = ctx.saved_tensors
-        return grad * keep, grad * ~keep
+        return kept_where(keep._array, grad), kept_where(~keep._array, grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
@@ -328,7 +329,7 @@ class ClampTensor(Elementwise):
         to_high = above
         to_low = below & ~above
         inside = ~(to_low | to_high)
-        return grad * constant(inside), grad * constant(to_low), grad * constant(to_high)
+        return kept_where(inside, grad), kept_where(to_low, grad), kept_where(to_high, grad)
 
     @staticmethod
     def jvp(
