@@ -328,7 +328,12 @@ class ClampTensor(Elementwise):
                 above = above | (low > high)._array  # min > max gives max, as in PyTorch
         to_high = above
         to_low = below & ~above
-        inside = ~(to_low | to_high)
+        # Inside only where both comparisons hold: a nan (in ``a`` or a bound) gets no gradient.
+        inside = np.ones(a.shape, dtype=bool)
+        if low is not None:
+            inside = inside & (a >= low)._array
+        if high is not None:
+            inside = inside & (a <= high)._array
         return kept_where(inside, grad), kept_where(to_low, grad), kept_where(to_high, grad)
 
     @staticmethod

@@ -102,3 +102,38 @@ def test_masked_fill_gradient_is_zero_not_minus_zero(run_both):
         log.append(str(x.grad))
 
     run_both(scenario)
+
+
+NEGATIVE_GRADIENT_OPS = {
+    "relu": lambda L, x: x.relu(),
+    "clamp(-0.5, 0.5)": lambda L, x: x.clamp(-0.5, 0.5),
+    "clamp(min=0.0)": lambda L, x: x.clamp(min=0.0),
+    "clamp(max=0.0)": lambda L, x: x.clamp(max=0.0),
+    "clamp with tensor bounds": lambda L, x: x.clamp(L.tensor(-0.5), L.tensor(0.5)),
+    "max": lambda L, x: x.max(),
+    "min": lambda L, x: x.min(),
+    "max(0)": lambda L, x: x.max(0)[0],
+    "min(0)": lambda L, x: x.min(0)[0],
+    "where": lambda L, x: L.where(x > 0, x, L.zeros(3)),
+    "where, the other side": lambda L, x: L.where(x > 0, L.zeros(3), x),
+}
+NEGATIVE_GRADIENT_INPUTS = {
+    "plain": [1.0, -2.0, 0.0],
+    "nan and infinities": [float("nan"), -float("inf"), float("inf")],
+    "ties": [2.0, 2.0, -1.0],
+}
+
+
+@pytest.mark.parametrize("inputs", NEGATIVE_GRADIENT_INPUTS)
+@pytest.mark.parametrize("name", NEGATIVE_GRADIENT_OPS)
+def test_a_negative_gradient_gives_0_not_minus_0(run_both, name, inputs):
+    """Where the derivative is 0, the gradient is 0 (selected, as PyTorch does), not the
+    -0. that a negative gradient times a 0 mask would print; with create_graph too."""
+
+    def scenario(L, F, log):
+        for create_graph in (False, True):
+            x = L.tensor(NEGATIVE_GRADIENT_INPUTS[inputs], requires_grad=True)
+            (NEGATIVE_GRADIENT_OPS[name](L, x) * -1).sum().backward(create_graph=create_graph)
+            log.append(str(x.grad.detach()))
+
+    run_both(scenario)
