@@ -149,7 +149,7 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad * 0
+        return kept_where(False, grad)  # zeros, as PyTorch's (grad * 0 would give -0.)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:

@@ -116,7 +116,20 @@ NEGATIVE_GRADIENT_OPS = {
     "min(0)": lambda L, x: x.min(0)[0],
     "where": lambda L, x: L.where(x > 0, x, L.zeros(3)),
     "where, the other side": lambda L, x: L.where(x > 0, L.zeros(3), x),
+    "x ** 0": lambda L, x: x**0,
+    "sign": lambda L, x: x.sign(),
+    "index put": lambda L, x: _index_put(L, x),
+    "nll_loss": lambda L, x: L.nn.functional.nll_loss(x.reshape(1, 3), L.tensor([1])),
 }
+
+
+def _index_put(L, x):
+    """A copy of ``x`` with places 0 and 2 overwritten: they get no gradient."""
+    y = x * 1
+    y[L.tensor([0, 2])] = L.tensor([7.0, 8.0])
+    return y
+
+
 NEGATIVE_GRADIENT_INPUTS = {
     "plain": [1.0, -2.0, 0.0],
     "nan and infinities": [float("nan"), -float("inf"), float("inf")],
