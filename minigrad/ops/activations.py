@@ -70,7 +70,7 @@ class Relu(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * ~(ctx.result <= 0)
+        return kept_where(~(ctx.result <= 0), a_t)
 
 
 class Softmax(Op):

@@ -239,7 +239,7 @@ class PowTensorScalar(Op):
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         (a,) = ctx.primals
         if ctx.exponent == 0:
-            return a_t * 0
+            return kept_where(False, a_t)
         return a_t * ctx.exponent * a ** (ctx.exponent - 1)
 
 

@@ -153,7 +153,7 @@ class Sign(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * 0
+        return kept_where(False, a_t)
 
 
 class Sin(Op):
@@ -257,7 +257,7 @@ class Clamp(Op):
             inside &= a >= low
         if high is not None:
             inside &= a <= high
-        return a_t * constant(inside)
+        return kept_where(inside, a_t)
 
 
 class Where(Elementwise):
@@ -278,8 +278,10 @@ class Where(Elementwise):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
-        keep = constant(ctx.condition)
-        return combine(scaled(a_t, lambda t: t * keep), scaled(b_t, lambda t: t * ~keep))
+        keep = ctx.condition
+        return combine(
+            scaled(a_t, lambda t: kept_where(keep, t)), scaled(b_t, lambda t: kept_where(~keep, t))
+        )
 
 
 def where(condition: Any, a: Any, b: Any) -> Tensor:
@@ -402,7 +404,7 @@ class MaskedFill(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * constant(~np.asarray(ctx.mask))
+        return kept_where(~np.asarray(ctx.mask), a_t)
 
 
 class MaskedFillTensor(Op):

@@ -150,3 +150,26 @@ def test_a_negative_gradient_gives_0_not_minus_0(run_both, name, inputs):
             log.append(str(x.grad.detach()))
 
     run_both(scenario)
+
+
+TANGENT_OPS = {
+    "relu": lambda L, x: x.relu(),
+    "clamp(-0.5, 0.5)": lambda L, x: x.clamp(-0.5, 0.5),
+    "where": lambda L, x: L.where(x > 0, x, L.zeros(3)),
+    "sign": lambda L, x: x.sign(),
+    "x ** 0": lambda L, x: x**0,
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.0),
+}
+
+
+@pytest.mark.parametrize("name", TANGENT_OPS)
+def test_a_negative_tangent_gives_0_not_minus_0(run_both, name):
+    """Forward mode selects too: where the derivative is 0, a tangent of -1 gives 0."""
+
+    def scenario(L, F, log):
+        forward_ad = L.autograd.forward_ad
+        with forward_ad.dual_level():
+            x = forward_ad.make_dual(L.tensor([1.0, -2.0, 0.0]), L.tensor([-1.0, -1.0, -1.0]))
+            log.append(str(forward_ad.unpack_dual(TANGENT_OPS[name](L, x)).tangent))
+
+    run_both(scenario)
