@@ -23,7 +23,24 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["expanded", "expanded_view", "summed_to", "transposed", "unsqueezed"]
+__all__ = ["expanded", "expanded_view", "kept_where", "summed_to", "transposed", "unsqueezed"]
+
+
+def kept_where(mask: Any, grad: Any) -> Any:
+    """``grad`` where ``mask`` holds, else 0: how a derivative that is 1 or 0 (relu's,
+    clamp's, max's) passes a gradient on. It selects, as PyTorch's derivatives do, rather
+    than multiplies: ``grad * mask`` would leave -0.0 where a gradient is negative (and nan
+    where it is nan or inf), which PyTorch prints as 0.
+
+    >>> import minigrad as mg
+    >>> kept_where(np.array([True, False]), np.array([-1.0, -1.0]))
+    array([-1.,  0.])
+    >>> kept_where(np.array([True, False]), mg.tensor([-1.0, -1.0]))
+    tensor([-1.,  0.])
+    """
+    if grad.__class__ is np.ndarray or isinstance(grad, np.generic):  # (a 0-d one's number)
+        return np.where(mask, grad, 0.0)
+    return grad.where(mask, np.zeros((), grad._array.dtype))
 
 
 def transposed(matrix: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..alike import kept_where
 from ..function import Context
 from ..shapes import normalize_dims
 from .base import Op, as_float, recorded_constant
@@ -55,18 +56,21 @@ class Relu(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        # The result is 0 where the input was <= 0. "!= 0" rather than "> 0": a nan
-        # (whose result is nan) passes its gradient on, as in PyTorch.
-        passes = result != 0
-        if passes.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
-            return grad * passes
+        # The result is 0 where the input was <= 0, and the gradient is selected where it is
+        # not 0 rather than multiplied by a mask (-1 * 0 would print -0.). A nan input (whose
+        # result is nan, which counts as true) passes its gradient on, as in PyTorch.
+        if result.__class__ is np.ndarray or isinstance(result, np.generic):
+            # A backward pass on arrays: nothing to record, and `where` reads the result as
+            # its own condition, which costs less than a comparison and a product.
+            return np.where(result, grad, 0.0)
         # With Tensors (create_graph), the mask is recorded as a function of the result, as
         # PyTorch's derivative is: the first derivative keeps a graph; its own is zero.
-        return grad * recorded_constant(passes, result)
+        passes = result != 0
+        return kept_where(passes, grad * recorded_constant(passes, result))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * ~(ctx.result <= 0)
+        return kept_where(~(ctx.result <= 0), a_t)
 
 
 class Softmax(Op):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from ..alike import kept_where
 from ..function import Context
 from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
@@ -230,15 +231,15 @@ class PowTensorScalar(Op):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         (a,) = ctx.saved_tensors
-        if ctx.exponent == 0:
-            return grad * 0
+        if ctx.exponent == 0:  # zeros, as PyTorch's (grad * 0 would give -0. and nan)
+            return kept_where(False, grad)
         return grad * ctx.exponent * a ** (ctx.exponent - 1)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         (a,) = ctx.primals
         if ctx.exponent == 0:
-            return a_t * 0
+            return kept_where(False, a_t)
         return a_t * ctx.exponent * a ** (ctx.exponent - 1)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..alike import kept_where
 from ..copy_slices import MADE_BY_MULTI_OUTPUT
 from ..function import Context
 from ..grad_mode import is_grad_enabled
@@ -272,7 +273,7 @@ class IndexPut(Op):
         index = with_saved_arrays(ctx.index, ctx.saved_tensors)
         kept = np.ones(grad.shape, dtype=bool)
         kept[index] = False
-        return grad * constant(kept), Index.apply(grad, index=index)
+        return kept_where(kept, grad), Index.apply(grad, index=index)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..alike import kept_where
 from ..function import Context
 from ..tangents import combine, scaled
 from .base import Op, as_float, constant, recorded_constant
@@ -120,7 +121,8 @@ class NllLoss(Op):
             per_row = grad / (total if total != 0 else 1.0)
         else:
             per_row = grad
-        grad_input = minus_mask * per_row
+        # Selected at the targets: a negative gradient times the 0s elsewhere would be -0.
+        grad_input = kept_where(mask != 0, minus_mask * per_row)
         return grad_input if batched else grad_input.reshape(-1)
 
     @staticmethod

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
-from ..alike import expanded, unsqueezed
+from ..alike import expanded, kept_where, unsqueezed
 from ..function import Context
 from ..shapes import normalize_dims
 from .base import Op, as_float, constant
@@ -144,7 +144,8 @@ class MaxAll(Op):
         a, result = ctx.saved_tensors
         # A nan is the max (or min) of anything it is in, as in PyTorch: it gets the gradient.
         at_extreme = (a == result)._array | (np.isnan(a._array) & np.isnan(result._array))
-        return grad * constant((at_extreme / at_extreme.sum()).astype(a._array.dtype))
+        share = constant((at_extreme / at_extreme.sum()).astype(a._array.dtype))
+        return kept_where(at_extreme, grad * share)  # 0, not -0.0, away from the extremes
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -194,9 +195,9 @@ class MaxDim(Op):
         positions = np.arange(ctx.shape[ctx.axis]).reshape(
             [-1 if i == ctx.axis else 1 for i in range(len(ctx.shape))]
         )
-        chosen = constant(positions == indices)
+        chosen = positions == indices
         grad = grad if ctx.keepdim else grad.unsqueeze(ctx.axis)
-        return grad * chosen
+        return kept_where(chosen, grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:

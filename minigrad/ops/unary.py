@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from ..alike import kept_where
 from ..function import Context
 from ..tangents import combine, scaled
 from .base import Elementwise, Op, as_float, constant
@@ -148,11 +149,11 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad * 0
+        return kept_where(False, grad)  # zeros, as PyTorch's (grad * 0 would give -0.)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * 0
+        return kept_where(False, a_t)
 
 
 class Sin(Op):
@@ -246,7 +247,7 @@ class Clamp(Op):
             inside &= a._array >= low
         if high is not None:
             inside &= a._array <= high
-        return grad * constant(inside)
+        return kept_where(inside, grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -256,7 +257,7 @@ class Clamp(Op):
             inside &= a >= low
         if high is not None:
             inside &= a <= high
-        return a_t * constant(inside)
+        return kept_where(inside, a_t)
 
 
 class Where(Elementwise):
@@ -273,12 +274,14 @@ class Where(Elementwise):
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
         (keep,) = ctx.saved_tensors
-        return grad * keep, grad * ~keep
+        return kept_where(keep._array, grad), kept_where(~keep._array, grad)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
-        keep = constant(ctx.condition)
-        return combine(scaled(a_t, lambda t: t * keep), scaled(b_t, lambda t: t * ~keep))
+        keep = ctx.condition
+        return combine(
+            scaled(a_t, lambda t: kept_where(keep, t)), scaled(b_t, lambda t: kept_where(~keep, t))
+        )
 
 
 def where(condition: Any, a: Any, b: Any) -> Tensor:
@@ -327,8 +330,13 @@ class ClampTensor(Elementwise):
                 above = above | (low > high)._array  # min > max gives max, as in PyTorch
         to_high = above
         to_low = below & ~above
-        inside = ~(to_low | to_high)
-        return grad * constant(inside), grad * constant(to_low), grad * constant(to_high)
+        # Inside only where both comparisons hold: a nan (in ``a`` or a bound) gets no gradient.
+        inside = np.ones(a.shape, dtype=bool)
+        if low is not None:
+            inside = inside & (a >= low)._array
+        if high is not None:
+            inside = inside & (a <= high)._array
+        return kept_where(inside, grad), kept_where(to_low, grad), kept_where(to_high, grad)
 
     @staticmethod
     def jvp(
@@ -396,7 +404,7 @@ class MaskedFill(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t * constant(~np.asarray(ctx.mask))
+        return kept_where(~np.asarray(ctx.mask), a_t)
 
 
 class MaskedFillTensor(Op):

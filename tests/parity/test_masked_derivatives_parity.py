@@ -102,3 +102,74 @@ def test_masked_fill_gradient_is_zero_not_minus_zero(run_both):
         log.append(str(x.grad))
 
     run_both(scenario)
+
+
+NEGATIVE_GRADIENT_OPS = {
+    "relu": lambda L, x: x.relu(),
+    "clamp(-0.5, 0.5)": lambda L, x: x.clamp(-0.5, 0.5),
+    "clamp(min=0.0)": lambda L, x: x.clamp(min=0.0),
+    "clamp(max=0.0)": lambda L, x: x.clamp(max=0.0),
+    "clamp with tensor bounds": lambda L, x: x.clamp(L.tensor(-0.5), L.tensor(0.5)),
+    "max": lambda L, x: x.max(),
+    "min": lambda L, x: x.min(),
+    "max(0)": lambda L, x: x.max(0)[0],
+    "min(0)": lambda L, x: x.min(0)[0],
+    "where": lambda L, x: L.where(x > 0, x, L.zeros(3)),
+    "where, the other side": lambda L, x: L.where(x > 0, L.zeros(3), x),
+    "x ** 0": lambda L, x: x**0,
+    "sign": lambda L, x: x.sign(),
+    "index put": lambda L, x: _index_put(L, x),
+    "nll_loss": lambda L, x: L.nn.functional.nll_loss(x.reshape(1, 3), L.tensor([1])),
+}
+
+
+def _index_put(L, x):
+    """A copy of ``x`` with places 0 and 2 overwritten: they get no gradient."""
+    y = x * 1
+    y[L.tensor([0, 2])] = L.tensor([7.0, 8.0])
+    return y
+
+
+NEGATIVE_GRADIENT_INPUTS = {
+    "plain": [1.0, -2.0, 0.0],
+    "nan and infinities": [float("nan"), -float("inf"), float("inf")],
+    "ties": [2.0, 2.0, -1.0],
+}
+
+
+@pytest.mark.parametrize("inputs", NEGATIVE_GRADIENT_INPUTS)
+@pytest.mark.parametrize("name", NEGATIVE_GRADIENT_OPS)
+def test_a_negative_gradient_gives_0_not_minus_0(run_both, name, inputs):
+    """Where the derivative is 0, the gradient is 0 (selected, as PyTorch does), not the
+    -0. that a negative gradient times a 0 mask would print; with create_graph too."""
+
+    def scenario(L, F, log):
+        for create_graph in (False, True):
+            x = L.tensor(NEGATIVE_GRADIENT_INPUTS[inputs], requires_grad=True)
+            (NEGATIVE_GRADIENT_OPS[name](L, x) * -1).sum().backward(create_graph=create_graph)
+            log.append(str(x.grad.detach()))
+
+    run_both(scenario)
+
+
+TANGENT_OPS = {
+    "relu": lambda L, x: x.relu(),
+    "clamp(-0.5, 0.5)": lambda L, x: x.clamp(-0.5, 0.5),
+    "where": lambda L, x: L.where(x > 0, x, L.zeros(3)),
+    "sign": lambda L, x: x.sign(),
+    "x ** 0": lambda L, x: x**0,
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.0),
+}
+
+
+@pytest.mark.parametrize("name", TANGENT_OPS)
+def test_a_negative_tangent_gives_0_not_minus_0(run_both, name):
+    """Forward mode selects too: where the derivative is 0, a tangent of -1 gives 0."""
+
+    def scenario(L, F, log):
+        forward_ad = L.autograd.forward_ad
+        with forward_ad.dual_level():
+            x = forward_ad.make_dual(L.tensor([1.0, -2.0, 0.0]), L.tensor([-1.0, -1.0, -1.0]))
+            log.append(str(forward_ad.unpack_dual(TANGENT_OPS[name](L, x)).tangent))
+
+    run_both(scenario)
