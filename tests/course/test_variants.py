@@ -158,16 +158,17 @@ def test_a_draw_that_gives_a_hidden_test_the_repositorys_value_is_drawn_again():
     template = class_variant.read_source(name)
     found = class_variant.declaration(name)
     wrong = class_variant.wrong_answers().get(name, {})
-    points = {"remembering(steps)": ([1, 6, 11], [1, 6, 11])}  # exercise 3's, drawn as usual
+    # The other exercises' numbers and points as a class drawn in the open gets them.
+    numbers, points = class_variant._draw(
+        class_variant.draws("drawn-in-the-open-0", name)(0), found
+    )
     # b.grad = a + 1 + 2b is 8 for a = 2, b = 2.5, as for the repository's a = 1, b = 3: the
     # public key would score. a = 2.5, b = 2 gives 7.5, and the class keeps its draw.
     with pytest.raises(class_variant.VariantError, match="b.grad is the public value"):
-        class_variant.build_variant(
-            name, template, wrong, found, {"ex1": {"1.0": "2.0", "3.0": "2.5"}}, points
-        )
-    kept = class_variant.build_variant(
-        name, template, wrong, found, {"ex1": {"1.0": "2.5", "3.0": "2.0"}}, points
-    )
+        numbers["ex1"] = {"1.0": "2.0", "3.0": "2.5"}
+        class_variant.build_variant(name, template, wrong, found, numbers, points)
+    numbers["ex1"] = {"1.0": "2.5", "3.0": "2.0"}
+    kept = class_variant.build_variant(name, template, wrong, found, numbers, points)
     assert kept.expected[next(key for key in kept.expected if key[2] == "b.grad")] == "7.5"
 
 
@@ -637,6 +638,34 @@ def test_a_class_of_set_06_keeps_exercise_1s_answer_only_when_its_scripts_keep_t
     assert seen == {True, False}
 
 
+def submit_translated(course: Course, name: str, variant, source) -> None:
+    """Hand in, for a translated class's set (``source``, the teacher's notebook in its
+    language, with the English class's ``variant``), the class's answers, the untouched
+    release and the first typical wrong answer of each exercise."""
+    release = course.release(name)
+    translated = class_variant.Variant(**{**vars(variant), "nb": source})
+    course.submit("solution", name, class_submission(release, translated))
+    course.submit("untouched", name, release)
+    course.submit("wrong-0", name, class_submission(release, translated, 0))
+
+
+def grade_translated(course: Course, english: dict, lang: str) -> None:
+    """Autograde what :func:`submit_translated` handed in: the class's answers full marks,
+    the untouched release nothing, each wrong answer nothing with its hint in ``lang``."""
+    course.nbgrader("autograde", "*", "--force")
+    for name, variant in english.items():
+        score, max_score, cells = course.scores("solution", name)
+        assert max_score > 0 and score == max_score, (name, cells)
+        score, _, cells = course.scores("untouched", name)
+        assert score == 0, (name, cells)
+        graded = by_id(course.autograded("wrong-0", name))
+        _, _, cells = course.scores("wrong-0", name)
+        for answer_id in variant.wrong:
+            check_id = class_variant.exercise_of(answer_id) + "_check"
+            assert cells[check_id] == 0, (name, check_id)
+            assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)
+
+
 def test_a_translated_class_of_sets_02_and_06_has_its_code_and_the_english_key(
     tmp_path, tracked_text
 ):
@@ -667,23 +696,8 @@ def test_a_translated_class_of_sets_02_and_06_has_its_code_and_the_english_key(
             for value in table.values():
                 if "Backward" not in value:  # a typical wrong answer's, not the code's
                     assert any(value in text for text in shown), (name, value)
-        release = course.release(name)
-        translated = class_variant.Variant(**{**vars(variant), "nb": source})
-        course.submit("solution", name, class_submission(release, translated))
-        course.submit("untouched", name, release)
-        course.submit("wrong-0", name, class_submission(release, translated, 0))
-    course.nbgrader("autograde", "*", "--force")
-    for name, variant in english.items():
-        score, max_score, cells = course.scores("solution", name)
-        assert max_score > 0 and score == max_score, (name, cells)
-        score, _, cells = course.scores("untouched", name)
-        assert score == 0, (name, cells)
-        graded = by_id(course.autograded("wrong-0", name))
-        _, _, cells = course.scores("wrong-0", name)
-        for answer_id in variant.wrong:
-            check_id = class_variant.exercise_of(answer_id) + "_check"
-            assert cells[check_id] == 0, (name, check_id)
-            assert re.search(SCRIPT["ru"], error_text(graded[check_id])), (name, check_id)
+        submit_translated(course, name, variant, source)
+    grade_translated(course, english, "ru")
     # The Russian hint of set 02's exercise 4 names the class's function, as the English does.
     function = english["02_computation_graph"].words["ex4"]["exp"]
     check = by_id(_class_source(course, "02_computation_graph"))["ex4_check"].source
@@ -1183,23 +1197,8 @@ def test_round4_a_translated_class_has_the_english_class_code_and_key(lang, tmp_
         for table in variant.words.values():
             shown = [value for value in table.values() if value in statements]
             assert shown or name == "17_backprop_by_hand", (name, table)  # 17: in code only
-        release = course.release(name)
-        translated = class_variant.Variant(**{**vars(variant), "nb": source})
-        course.submit("solution", name, class_submission(release, translated))
-        course.submit("untouched", name, release)
-        course.submit("wrong-0", name, class_submission(release, translated, 0))
-    course.nbgrader("autograde", "*", "--force")
-    for name, variant in english.items():
-        score, max_score, cells = course.scores("solution", name)
-        assert max_score > 0 and score == max_score, (name, cells)
-        score, _, cells = course.scores("untouched", name)
-        assert score == 0, (name, cells)
-        graded = by_id(course.autograded("wrong-0", name))
-        _, _, cells = course.scores("wrong-0", name)
-        for answer_id in variant.wrong:
-            check_id = class_variant.exercise_of(answer_id) + "_check"
-            assert cells[check_id] == 0, (name, check_id)
-            assert re.search(SCRIPT[lang], error_text(graded[check_id])), (name, check_id)
+        submit_translated(course, name, variant, source)
+    grade_translated(course, english, lang)
 
 
 def test_round4_set_17s_key_is_where_the_stepper_finds_the_first_wrong_gradient(round4_class):
