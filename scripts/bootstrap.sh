@@ -7,7 +7,8 @@
 #      pyproject.toml changed since the last install: `bootstrap.sh lab` (make lab) the
 #      student's set [lab], otherwise (make test, make docs) [lab,dev,course];
 #   3. (nothing for the drawings: Graphviz runs in the browser, shipped in the package;
-#      Graphviz's `dot` program is optional, used only to save a drawing as a file);
+#      Graphviz's `dot` program is optional, used only to save a drawing as a file; the
+#      full suite installs it, for the tests of what a student who has it sees);
 #   4. Chromium for the browser tests, only when asked for;
 #   5. Jupyter settings (scripts/jupyter_settings.py): widget state saved, Markdown opens as
 #      its preview, no news toast, pinned script versions for "Export as HTML", and the
@@ -95,6 +96,11 @@ fi
 if [[ "$EXTRAS" == *course* ]] && ! command -v bwrap >/dev/null; then
     apt_packages+=(bubblewrap)
 fi
+# A few tests compare with what a student who has Graphviz installed sees (tests/conftest.py,
+# real_dot); the full suite needs its `dot`, which .ci/run then hides from the drawings.
+if [[ "$REQUIRE_ALL" == 1 ]] && ! PATH="$PATH:/usr/bin:/usr/local/bin" command -v dot >/dev/null; then
+    apt_packages+=(graphviz)
+fi
 # The test of a class on a JupyterHub runs each user's server as a uid of its own that no
 # system user holds; nss_wrapper gives those uids their names (tests/course/hub_class.py).
 if [[ "$EXTRAS" == *course* && "$(id -u)" == 0 ]] && ! nss_wrapper_installed; then
@@ -125,6 +131,11 @@ if [[ "$EXTRAS" == *course* && "$(id -u)" == 0 ]] && ! nss_wrapper_installed; th
     Install it with: apt-get install libnss-wrapper"
     [[ "$REQUIRE_ALL" == 1 ]] && die "$msg"
     warn "$msg"
+fi
+
+if [[ "$REQUIRE_ALL" == 1 ]] && ! PATH="$PATH:/usr/bin:/usr/local/bin" command -v dot >/dev/null; then
+    die "Graphviz's dot is not installed: the tests of a student's own Graphviz skip.
+    Install it with: sudo apt-get install graphviz"
 fi
 
 if [[ "$BROWSER" == 1 && ! -x /usr/bin/chromium ]]; then
