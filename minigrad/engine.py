@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import profiling, tangents
+from . import function, profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
@@ -320,8 +320,6 @@ class BackwardPass:
         its input as it sends it), and, when ``watched``, its ``Step``."""
         is_leaf = isinstance(node, AccumulateGrad)
         single = node.num_outputs == 1
-        # The hooks of the tensor this node made (of the first output, if there are several).
-        hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
         on_arrays = self.on_arrays
         if single:
             grad = contributions[0][1]
@@ -335,9 +333,11 @@ class BackwardPass:
             grads = _sum_per_output(node, contributions)
             if on_arrays:
                 grads = [None if g is None else np.asarray(g) for g in grads]
-        if grads[0] is not None and (hooks or node.retained_tensor is not None):
-            grads[0] = self._tensor_hooks(node, hooks, grads[0])
-        if node.pre_hooks:
+        if function.hooks_registered:  # until a hook is registered, no node has one
+            # The hooks of the tensor this node made (of its first output, if several).
+            hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
+            if grads[0] is not None and (hooks or node.retained_tensor is not None):
+                grads[0] = self._tensor_hooks(node, hooks, grads[0])
             for hook in node.pre_hooks:
                 replaced = hook(_tensors(grads))
                 if replaced is not None:
@@ -363,7 +363,7 @@ class BackwardPass:
             # node.__call__(...) is node(...): called by name, CPython calls the method
             # directly instead of looking __call__ up through the type's call slot.
             grads_out = node.__call__(grad_in) if single else node(*grads)
-        if node.post_hooks:
+        if function.hooks_registered and node.post_hooks:
             for hook in node.post_hooks:
                 replaced = hook(_tensors(grads_out), _tensors(grads))
                 if replaced is not None:
@@ -415,14 +415,16 @@ class BackwardPass:
         before = _freeze(leaf._grad) if self.snapshot else None
         # A sum of several contributions is a new tensor too; a hook may have kept one.
         summed = len(contributions) > 1
-        owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
+        hooked = function.hooks_registered  # until a hook is registered, none has one
+        owned = (summed or node in self._owned) and not (hooked and (leaf._hooks or node.pre_hooks))
         accumulate_into(leaf, grad, self.create_graph, owned)
         # ._grad, not the .grad property: a leaf's reads the same, without the property's checks
         after = _freeze(leaf._grad) if self.snapshot else leaf._grad
-        for hook in leaf._post_accumulate_grad_hooks:
-            _check_returns_none(hook(leaf))
-        for hook in node.post_hooks:
-            hook((), _tensors((grad,)))
+        if hooked:
+            for hook in leaf._post_accumulate_grad_hooks:
+                _check_returns_none(hook(leaf))
+            for hook in node.post_hooks:
+                hook((), _tensors((grad,)))
         if not watched:
             return None
         return Step(index, node, _frozen(contributions), grad, (), leaf, before, after)
