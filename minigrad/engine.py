@@ -217,7 +217,7 @@ class BackwardPass:
         leaves_ready: list[tuple[int, AccumulateGrad]] = []
         ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
-        dependencies, needed = self.dependencies, self.needed
+        dependencies, needed, not_run = self.dependencies, self.needed, self.not_run
 
         def make_ready(node: Node) -> None:
             if isinstance(node, AccumulateGrad):
@@ -296,9 +296,7 @@ class BackwardPass:
                     self._owned.update(_leaves_given_new_gradients(node, grad_in, sent, needed))
                 # Freed once what it sent is checked, as PyTorch does.
                 released = (
-                    not self.retain_graph
-                    and node not in self.not_run
-                    and node.release_saved_tensors()
+                    not self.retain_graph and node not in not_run and node.release_saved_tensors()
                 )
                 if step is not None:
                     step.grads_out, step.released = tuple(sent), released
