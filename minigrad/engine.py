@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import profiling, tangents
+from . import function, profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
 from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
@@ -103,6 +103,9 @@ class ForwardStep:
     output: Tensor
     output_tangent: Tensor | None
     node: Node | None
+
+
+EVALUATE = "autograd::engine::evaluate_function: "  # a profiled step's name
 
 
 class BackwardPass:
@@ -214,7 +217,7 @@ class BackwardPass:
         leaves_ready: list[tuple[int, AccumulateGrad]] = []
         ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
-        dependencies, needed = self.dependencies, self.needed
+        dependencies, needed, not_run = self.dependencies, self.needed, self.not_run
 
         def make_ready(node: Node) -> None:
             if isinstance(node, AccumulateGrad):
@@ -229,6 +232,8 @@ class BackwardPass:
         for node in dict.fromkeys(node for (node, _), _ in self.roots):
             if dependencies[node] == 0:
                 make_ready(node)
+        kind = np.ndarray if self.on_arrays else Tensor  # what the pass's gradients are
+        on_arrays, no_fits = self.on_arrays, itertools.repeat(None)
         index = 0
         while leaves_ready or ready:
             node = heappop(leaves_ready if leaves_ready else ready)[1]
@@ -240,36 +245,64 @@ class BackwardPass:
                         if dependencies[child] == 0:
                             make_ready(child)
                 continue
-            if profiling.active:  # timed as PyTorch's profiler shows a step
-                name = f"autograd::engine::evaluate_function: {node.name()}"
-                ran = profiling.timed(name, self._run_node, index, node, contributions, watched)
-            else:
-                ran = self._run_node(index, node, contributions, watched)
-            grad_in, grads_out, step = ran
-            owned_checked = watched  # looked at once, when a leaf gets its one gradient
-            # zip, not zip(strict=True): _gradients_to_send made one gradient per edge.
-            for edge, grad in zip(node.next_functions, grads_out):
-                child = edge[0]
-                if child is None or child not in needed:
-                    continue
-                # the gradient arrives, and the child runs once all of its own have
-                if grad is not None:
-                    waiting = arrivals.get(child)
-                    if waiting is None:
-                        arrivals[child] = [(node, grad, edge[1])]
-                    else:
-                        waiting.append((node, grad, edge[1]))
-                left = dependencies[child] = dependencies[child] - 1
-                if left == 0:  # make_ready(child), written out: it runs for every edge
-                    if isinstance(child, AccumulateGrad):
-                        # A leaf given one gradient only may adopt it (see run()): may it?
-                        if not owned_checked and grad is not None and len(arrivals[child]) == 1:
-                            given = _leaves_given_new_gradients(node, grad_in, grads_out, needed)
-                            self._owned.update(given)
-                            owned_checked = True
-                        heappush(leaves_ready, (-child.sequence_nr, child))
-                    else:
-                        heappush(ready, (-child.sequence_nr, child))
+            # Timed as PyTorch's profiler shows a step: running the node and sending on.
+            event = profiling.open_range(f"{EVALUATE}{node.name()}") if profiling.active else None
+            try:
+                grad_in, grads_out, step = self._run_node(index, node, contributions, watched)
+                # Each gradient is fitted to its input and delivered in one turn over the
+                # edges; `sent` keeps what was sent, for the step and for adoption below.
+                sent: list[Any] = []
+                fits = node.input_metadata
+                # Not in a watched pass: a step shows each leaf's gradient.
+                may_adopt, no_adoption = False, watched
+                # zip, not zip(strict=True): _run_node checked one gradient per edge.
+                for edge, grad, fit in zip(node.next_functions, grads_out, fits or no_fits):
+                    child = edge[0]
+                    if child is None:  # an input that needs no gradient is sent None
+                        sent.append(None)
+                        continue
+                    if grad is not None:
+                        if grad.__class__ is not kind:
+                            grad = _of_kind(node, len(sent), grad, on_arrays)
+                        if fit is not None:
+                            shape, dtype = fit
+                            array = grad if on_arrays else grad._array
+                            # `is not` first: numpy has one dtype object per built-in type,
+                            # and `!=` between two costs as much as a small multiplication.
+                            if array.shape != shape or (
+                                array.dtype is not dtype and array.dtype != dtype
+                            ):
+                                grad = _fitted(node, len(sent), grad, array, shape, dtype)
+                    sent.append(grad)
+                    if child not in needed:
+                        continue
+                    # the gradient arrives, and the child runs once all of its own have
+                    if grad is not None:
+                        waiting = arrivals.get(child)
+                        if waiting is None:
+                            arrivals[child] = [(node, grad, edge[1])]
+                        else:
+                            waiting.append((node, grad, edge[1]))
+                    left = dependencies[child] = dependencies[child] - 1
+                    if left == 0:  # make_ready(child), written out: it runs for every edge
+                        if isinstance(child, AccumulateGrad):
+                            # A leaf given one gradient only may adopt it (see run()).
+                            if not no_adoption and grad is not None and len(arrivals[child]) == 1:
+                                may_adopt = True
+                            heappush(leaves_ready, (-child.sequence_nr, child))
+                        else:
+                            heappush(ready, (-child.sequence_nr, child))
+                if may_adopt:
+                    self._owned.update(_leaves_given_new_gradients(node, grad_in, sent, needed))
+                # Freed once what it sent is checked, as PyTorch does.
+                released = (
+                    not self.retain_graph and node not in not_run and node.release_saved_tensors()
+                )
+                if step is not None:
+                    step.grads_out, step.released = tuple(sent), released
+            finally:
+                if event is not None:
+                    profiling.close_range(event)
             index += 1
             if step is not None:
                 yield step
@@ -281,11 +314,10 @@ class BackwardPass:
     ) -> tuple[Any, tuple[Tensor | None, ...], Step | None]:
         """Run one node: add up what arrived, apply the hooks, then accumulate into a
         leaf's ``.grad`` or run the node's backward. Returns the gradient it received, what
-        it sent to each of its ``next_functions``, and, when ``watched``, its ``Step``."""
+        its backward returned for each of its ``next_functions`` (``_steps`` fits each to
+        its input as it sends it), and, when ``watched``, its ``Step``."""
         is_leaf = isinstance(node, AccumulateGrad)
         single = node.num_outputs == 1
-        # The hooks of the tensor this node made (of the first output, if there are several).
-        hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
         on_arrays = self.on_arrays
         if single:
             grad = contributions[0][1]
@@ -299,9 +331,11 @@ class BackwardPass:
             grads = _sum_per_output(node, contributions)
             if on_arrays:
                 grads = [None if g is None else np.asarray(g) for g in grads]
-        if grads[0] is not None and (hooks or node.retained_tensor is not None):
-            grads[0] = self._tensor_hooks(node, hooks, grads[0])
-        if node.pre_hooks:
+        if function.hooks_registered:  # until a hook is registered, no node has one
+            # The hooks of the tensor this node made (of its first output, if several).
+            hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
+            if grads[0] is not None and (hooks or node.retained_tensor is not None):
+                grads[0] = self._tensor_hooks(node, hooks, grads[0])
             for hook in node.pre_hooks:
                 replaced = hook(_tensors(grads))
                 if replaced is not None:
@@ -327,17 +361,20 @@ class BackwardPass:
             # node.__call__(...) is node(...): called by name, CPython calls the method
             # directly instead of looking __call__ up through the type's call slot.
             grads_out = node.__call__(grad_in) if single else node(*grads)
-        if node.post_hooks:
+        if function.hooks_registered and node.post_hooks:
             for hook in node.post_hooks:
                 replaced = hook(_tensors(grads_out), _tensors(grads))
                 if replaced is not None:
                     grads_out = tuple(replaced)
-        grads_out = _gradients_to_send(node, grads_out, on_arrays)
-        released = not self.retain_graph and node.release_saved_tensors()
+        if len(grads_out) != len(node.next_functions):  # checked once: the engine then zips
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients "
+                f"(expected {len(node.next_functions)}, got {len(grads_out)})"
+            )
         if not watched:
             return grad_in, grads_out, None
-        frozen = _frozen(contributions)
-        return grad_in, grads_out, Step(index, node, frozen, grad_in, grads_out, released=released)
+        # The step's grads_out and released are filled in once the gradients are sent.
+        return grad_in, grads_out, Step(index, node, _frozen(contributions), grad_in, ())
 
     def _tensor_hooks(self, node: Node, hooks: Sequence[Any], grad: Tensor) -> Tensor:
         """``hooks``, those of the tensor ``node`` made (``register_hook``), then
@@ -376,14 +413,16 @@ class BackwardPass:
         before = _freeze(leaf._grad) if self.snapshot else None
         # A sum of several contributions is a new tensor too; a hook may have kept one.
         summed = len(contributions) > 1
-        owned = (summed or node in self._owned) and not leaf._hooks and not node.pre_hooks
+        hooked = function.hooks_registered  # until a hook is registered, none has one
+        owned = (summed or node in self._owned) and not (hooked and (leaf._hooks or node.pre_hooks))
         accumulate_into(leaf, grad, self.create_graph, owned)
         # ._grad, not the .grad property: a leaf's reads the same, without the property's checks
         after = _freeze(leaf._grad) if self.snapshot else leaf._grad
-        for hook in leaf._post_accumulate_grad_hooks:
-            _check_returns_none(hook(leaf))
-        for hook in node.post_hooks:
-            hook((), _tensors((grad,)))
+        if hooked:
+            for hook in leaf._post_accumulate_grad_hooks:
+                _check_returns_none(hook(leaf))
+            for hook in node.post_hooks:
+                hook((), _tensors((grad,)))
         if not watched:
             return None
         return Step(index, node, _frozen(contributions), grad, (), leaf, before, after)
@@ -535,40 +574,6 @@ def _ones_like(output: Tensor) -> Tensor:
     ones = np.empty(output._array.shape, output._array.dtype)
     ones.fill(1)  # what np.ones_like does, without its Python wrapper (a third of the cost)
     return Tensor(ones)
-
-
-def _gradients_to_send(
-    node: Node, grads: tuple[Any, ...], on_arrays: bool
-) -> tuple[Tensor | None, ...]:
-    """What ``node`` sends to each of its ``next_functions``, given what its backward
-    returned: each gradient summed back to its input's shape if that was broadcast, and cast
-    to its dtype. An input that needs no gradient (a number, a constant) is sent None,
-    whatever the backward returned for it. ``on_arrays``: the pass runs on numpy arrays,
-    so a Tensor returned (by a rule for Tensors only, or a hook) is sent as its array."""
-    metadata, edges = node.input_metadata, node.next_functions
-    if len(grads) != len(edges):  # checked once here: the engine then zips without strict=
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(edges)}, got {len(grads)})"
-        )
-    kind = np.ndarray if on_arrays else Tensor
-    sent: list[Tensor | None] = []
-    fits = metadata if metadata is not None else itertools.repeat(None)
-    for (child, _), grad, fit in zip(edges, grads, fits):
-        if child is None or grad is None:
-            sent.append(None)
-            continue
-        if grad.__class__ is not kind:
-            grad = _of_kind(node, len(sent), grad, on_arrays)
-        if fit is not None:
-            shape, dtype = fit
-            array = grad if on_arrays else grad._array
-            # `is not` first: numpy has one dtype object per built-in type, and `!=` between
-            # two costs as much as a small multiplication.
-            if array.shape != shape or array.dtype is not dtype and array.dtype != dtype:
-                grad = _fitted(node, len(sent), grad, array, shape, dtype)
-        sent.append(grad)
-    return tuple(sent)
 
 
 def _of_kind(node: Node, i: int, grad: Any, on_arrays: bool) -> Any:

@@ -64,6 +64,25 @@ FREED_GRAPH_MESSAGE = (
 # and drawings number nodes by it so that they are the same on every run.
 _sequence_numbers = itertools.count()
 
+# Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever
+# been registered in this process. Until one is, no node or tensor has any, and the engine
+# does not look for them on every node it runs. Never reset: a removed hook leaves it set.
+hooks_registered = False
+
+
+def note_hook_registered() -> None:
+    """Say that a backward hook has been registered: the engine looks for hooks from now on.
+
+    >>> import minigrad as mg
+    >>> x = mg.tensor(1.0, requires_grad=True)
+    >>> _ = (x * 2).register_hook(lambda grad: None)
+    >>> mg.function.hooks_registered
+    True
+    """
+    global hooks_registered
+    hooks_registered = True
+
+
 Edge = tuple["Node | None", int]
 NO_EDGE: Edge = (None, 0)  # where the gradient of an input that needs none goes
 
@@ -116,6 +135,7 @@ class Node:
     def register_prehook(self, hook: Callable[[tuple], tuple | None]) -> Any:
         """Call ``hook(grad_outputs)`` before the node runs, with the gradients of its
         outputs; a tuple it returns replaces them. ``handle.remove()`` takes it away."""
+        note_hook_registered()
         if not self.pre_hooks:
             self.pre_hooks = []
         self.pre_hooks.append(hook)
@@ -124,6 +144,7 @@ class Node:
     def register_hook(self, hook: Callable[[tuple, tuple], tuple | None]) -> Any:
         """Call ``hook(grad_inputs, grad_outputs)`` after the node ran: what it sends to
         its inputs, and what it received; a tuple it returns replaces what it sends."""
+        note_hook_registered()
         if not self.post_hooks:
             self.post_hooks = []
         self.post_hooks.append(hook)

@@ -34,7 +34,14 @@ from .copy_slices import (
     view_modified_error,
 )
 from .device import CPU, device, to_device
-from .function import AccumulateGrad, Node, SavedTensor, keepers_of_saved_values, short_name
+from .function import (
+    AccumulateGrad,
+    Node,
+    SavedTensor,
+    keepers_of_saved_values,
+    note_hook_registered,
+    short_name,
+)
 from .grad_mode import is_grad_enabled, no_grad
 from .printing import tensor_repr
 
@@ -672,6 +679,7 @@ class Tensor:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
         _only_first_output(self, "retain_grad")
+        note_hook_registered()
         self.grad_fn.retained_tensor = weakref.ref(self)
 
     @property
@@ -688,6 +696,7 @@ class Tensor:
         tensor replaces the gradient."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        note_hook_registered()
         # Until its first hook, a tensor or node shares an empty default: give it a list.
         if self.grad_fn is None:
             if not self._hooks:
@@ -719,6 +728,7 @@ class Tensor:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
+        note_hook_registered()
         if not self._post_accumulate_grad_hooks:
             self._post_accumulate_grad_hooks = []
         self._post_accumulate_grad_hooks.append(hook)
