@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .alike import kept_where
+
 if TYPE_CHECKING:
     from .tensor import Tensor
 
@@ -251,6 +253,24 @@ def combine(*terms: Tensor | None) -> Tensor | None:
 def scaled(tangent: Tensor | None, factor: Callable[[Tensor], Tensor]) -> Tensor | None:
     """``factor(tangent)``, or None for an input without a tangent."""
     return None if tangent is None else factor(tangent)
+
+
+def selected(condition: Any, chosen: Tensor | None, otherwise: Tensor | None) -> Tensor | None:
+    """``chosen`` where ``condition`` (a bool array) holds, else ``otherwise``: the tangent
+    of an op that picks its value from one input or another (``where``, ``clamp`` with
+    tensor bounds, ``masked_fill`` with a tensor value). A missing tangent counts as 0.
+
+    Picked, as PyTorch's forward derivatives pick with ``where``: the sum of two masked
+    products would make a tangent that was not chosen, inf or nan, a nan in the result,
+    a negative one times 0 a -0., and a chosen -0. plus 0 a 0.
+    """
+    if chosen is None and otherwise is None:
+        return None
+    if otherwise is None:
+        return kept_where(condition, chosen)
+    if chosen is None:
+        return kept_where(~np.asarray(condition), otherwise)
+    return chosen.where(condition, otherwise)
 
 
 # tensor.py imports the ops, which import this module: the Tensor class is reached

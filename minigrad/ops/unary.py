@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..alike import kept_where
 from ..function import Context
-from ..tangents import combine, scaled
+from ..tangents import selected
 from .base import Elementwise, Op, as_float, constant
 
 if TYPE_CHECKING:
@@ -278,10 +278,7 @@ class Where(Elementwise):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, b_t: Tensor | None) -> Tensor | None:
-        keep = ctx.condition
-        return combine(
-            scaled(a_t, lambda t: kept_where(keep, t)), scaled(b_t, lambda t: kept_where(~keep, t))
-        )
+        return selected(ctx.condition, a_t, b_t)
 
 
 def where(condition: Any, a: Any, b: Any) -> Tensor:
@@ -342,19 +339,17 @@ class ClampTensor(Elementwise):
     def jvp(
         ctx: Context, a_t: Tensor | None, low_t: Tensor | None, high_t: Tensor | None
     ) -> Tensor | None:
+        # PyTorch's choices, which are not quite its backward's: with both bounds, a nan
+        # (in ``a`` or a bound) keeps ``a``'s tangent; with one, a tie or a nan takes the
+        # bound's.
         a, low, high = (t._array for t in ctx.primals)
         has_low, has_high = ctx.given
-        below = (a < low) if has_low else np.zeros(a.shape, dtype=bool)
-        above = np.zeros(a.shape, dtype=bool)
-        if has_high:
-            above = (a > high) | (low > high) if has_low else a > high
-        to_low = below & ~above
-        inside = ~(to_low | above)
-        return combine(
-            scaled(a_t, lambda t: t * constant(inside)),
-            scaled(low_t, lambda t: t * constant(to_low)),
-            scaled(high_t, lambda t: t * constant(above)),
-        )
+        if not has_high:
+            return selected(a > low, a_t, low_t)
+        if not has_low:
+            return selected(a < high, a_t, high_t)
+        between = selected(a < low, low_t, selected(a > high, high_t, a_t))
+        return selected(low > high, high_t, between)  # min > max gives max
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None, name: str = "clamp") -> Tensor:
@@ -429,11 +424,7 @@ class MaskedFillTensor(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor | None:
-        mask = np.asarray(ctx.mask)
-        return combine(
-            scaled(a_t, lambda t: t * constant(~mask)),
-            scaled(value_t, lambda t: t * constant(mask)),
-        )
+        return selected(ctx.mask, value_t, a_t)
 
 
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:

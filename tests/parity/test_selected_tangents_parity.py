@@ -1,0 +1,132 @@
+"""Derivatives that choose between their inputs' tangents or gradients, against PyTorch,
+bit for bit: ``clamp`` with tensor bounds, ``masked_fill`` with a tensor value and
+``where`` pick one input's tangent per element, as ``torch.where`` does. A tangent multiplied
+by a 0/1 mask instead would turn an inf or nan that was not chosen into nan, a negative one
+into -0., and a sum of the picked pieces would turn a chosen -0. into 0.
+
+Values are compared as arrays: nan equal to nan, and the sign of every zero with
+``np.signbit`` (a printout hides neither, but says less about which element differs).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+
+torch = pytest.importorskip("torch")
+# torch 2.13 warns from inside its own forward-mode code that torch.jit.script is deprecated
+pytestmark = [
+    pytest.mark.oracle,
+    pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning"),
+]
+
+nan, inf = float("nan"), float("inf")
+
+
+def assert_same_bits(mine, theirs):
+    """Equal values, nan where torch has nan, and -0. exactly where torch has -0."""
+    assert (mine is None) == (theirs is None), (mine, theirs)
+    if theirs is None:
+        return
+    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, (mine, theirs)
+    assert np.array_equal(mine, theirs, equal_nan=True), f"minigrad {mine}, torch {theirs}"
+    assert (np.signbit(mine) == np.signbit(theirs)).all(), (
+        f"signs differ: minigrad {mine} {np.signbit(mine)}, torch {theirs} {np.signbit(theirs)}"
+    )
+
+
+# ------------------------------------------------------------------------ forward mode
+# The tangent of the k-th input of an op (0: the tensor itself, then its bounds or value),
+# element after element: a distinct negative number per input shows which one was chosen;
+# nan, inf and -0. show a tangent that was not chosen leaking into the result.
+TANGENTS = {
+    "negative": lambda k: -(k + 1.0),
+    "nan": lambda k: nan,
+    "inf": lambda k: inf,
+    "-0.": lambda k: -0.0,
+    "nan on the input, negative on the others": lambda k: nan if k == 0 else -(k + 1.0),
+    "-inf on the others": lambda k: -1.0 if k == 0 else -inf,
+}
+
+# Primals with a nan in each of them, ties with each bound, min > max and min == max.
+X = [nan, 1.0, 0.0, -3.0, 5.0, 0.5, 2.0, 0.0, 1.0, -1.0, 3.0]
+LOW = [0.0, nan, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 3.0, 0.0, 0.0]
+HIGH = [1.0, 1.0, nan, 1.0, 1.0, 1.0, 2.0, 0.0, 2.0, 0.0, 0.0]
+MASK = [True, False, True, False, True, False, True, False, True, False, True]
+
+
+def clamp_both(L, x, low, high):
+    return x.clamp(low, high)
+
+
+def clamp_min(L, x, low, high):
+    return x.clamp(min=low)
+
+
+def clamp_max(L, x, low, high):
+    return x.clamp(max=high)
+
+
+def masked_fill(L, x, value, _):
+    return x.masked_fill(L.tensor(MASK), value)
+
+
+def where(L, x, other, _):
+    return L.where(L.tensor(MASK), x, other)
+
+
+# op: (function, the primals of its tensor inputs)
+SELECTING_OPS = {
+    "clamp(min_t, max_t)": (clamp_both, (X, LOW, HIGH)),
+    "clamp(min=min_t)": (clamp_min, (X, LOW)),
+    "clamp(max=max_t)": (clamp_max, (X, None, HIGH)),
+    "masked_fill(mask, value_t)": (masked_fill, (X, 3.0)),
+    "where(mask, x, other)": (where, (X, HIGH)),
+}
+
+
+def carrier_sets(primals):
+    """Every nonempty set of the inputs that are there, as tuples of their positions."""
+    present = [k for k, values in enumerate(primals) if values is not None]
+    return [c for n in range(1, len(present) + 1) for c in itertools.combinations(present, n)]
+
+
+CASES = [
+    (op, carriers, tangents)
+    for op, (_, primals) in SELECTING_OPS.items()
+    for carriers in carrier_sets(primals)
+    for tangents in TANGENTS
+]
+
+
+def forward_tangent(L, op, carriers, tangents):
+    """The tangent of the op's result when the inputs in ``carriers`` carry tangents."""
+    function, primals = SELECTING_OPS[op]
+    fwAD = L.autograd.forward_ad
+    with fwAD.dual_level():
+        inputs = []
+        for k, values in enumerate(primals):
+            if values is None:
+                inputs.append(None)
+                continue
+            primal = L.tensor(values)
+            if k in carriers:
+                tangent = L.full(tuple(primal.shape), TANGENTS[tangents](k))
+                primal = fwAD.make_dual(primal, tangent)
+            inputs.append(primal)
+        inputs += [None] * (3 - len(inputs))
+        tangent = fwAD.unpack_dual(function(L, *inputs)).tangent
+        return None if tangent is None else tangent.detach().numpy().copy()
+
+
+@pytest.mark.parametrize(
+    ("op", "carriers", "tangents"), CASES, ids=[f"{o}-{c}-{t}" for o, c, t in CASES]
+)
+def test_tangent_is_selected_as_torch_selects_it(op, carriers, tangents):
+    assert_same_bits(
+        forward_tangent(mg, op, carriers, tangents), forward_tangent(torch, op, carriers, tangents)
+    )
