@@ -72,24 +72,21 @@ class CopySlices(Node):
         return "minigrad::autograd::CopySlices"
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        from .ops import Index, IndexPutAccumulate
-        from .ops.base import constant
+        from .ops import Index, IndexPut
 
-        numel = int(np.prod(self.base_shape))
-        inside = Index.apply(grad.reshape(-1), index=self.positions)
-        grads = self.fn(inside)
+        flat = grad.reshape(-1)
+        grads = self.fn(Index.apply(flat, index=self.positions))
         to_view = grads[0]
-        outside = np.ones(numel, dtype=bool)
-        outside[self.positions] = False
-        base_grad = grad * constant(outside.reshape(self.base_shape))
-        if to_view is not None:
-            if to_view.shape != self.positions.shape:
-                to_view = to_view.sum_to_size(self.positions.shape)
-            if to_view._array.dtype != self.base_dtype:
-                to_view = to_view.to(self.base_dtype)
-            put_back = IndexPutAccumulate.apply(to_view, shape=(numel,), index=self.positions)
-            base_grad = base_grad + put_back.reshape(self.base_shape)
-        return (base_grad, *grads[1:])
+        if to_view is None:  # the op overwrote the view (zero_, fill_): nothing goes back
+            to_view = np.zeros((), dtype=self.base_dtype)
+        elif to_view.shape != self.positions.shape:
+            to_view = to_view.sum_to_size(self.positions.shape)
+        if to_view.dtype != self.base_dtype:
+            to_view = to_view.to(self.base_dtype)
+        # Written over the view's places, as PyTorch copies it there: masking the incoming
+        # gradient out and adding would turn an inf or nan there into nan, and -0. into 0.
+        put_back = IndexPut.apply(flat, to_view, index=self.positions)
+        return (put_back.reshape(self.base_shape), *grads[1:])
 
     # What the in-place op saved is what this node needs: its checks are fn's.
     def saved_tensors_freed(self) -> bool:

@@ -65,7 +65,9 @@ class Fill(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad * 0
+        # Zeros with no history, as PyTorch's (grad * 0 would be -0. or nan where the
+        # gradient is negative or not finite).
+        return constant(np.zeros_like(grad._array))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -122,7 +124,7 @@ class CopyFrom(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor]:
-        return grad * 0, grad
+        return constant(np.zeros_like(grad._array)), grad  # zeros, as Fill's
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, source_t: Tensor | None) -> Tensor:

@@ -130,3 +130,57 @@ def test_tangent_is_selected_as_torch_selects_it(op, carriers, tangents):
     assert_same_bits(
         forward_tangent(mg, op, carriers, tangents), forward_tangent(torch, op, carriers, tangents)
     )
+
+
+# ------------------------------------------------- a view changed in place: CopySlices
+# The base's gradient is the incoming one outside the view and what the in-place op sends
+# back inside it, put in place (PyTorch copies it there): -1 times 0 stays -0., and an inf
+# or nan outside what the op sends back does not spread.
+IN_PLACE_CHANGES = {
+    "mul_(0)": lambda L, view: view.mul_(0),
+    "mul_(2)": lambda L, view: view.mul_(2),
+    "*= 0.0": lambda L, view: view.__imul__(0.0),
+    "mul_(zero tensor)": lambda L, view: view.mul_(L.tensor(0.0)),
+    "zero_": lambda L, view: view.zero_(),
+    "fill_": lambda L, view: view.fill_(3.0),
+    "copy_": lambda L, view: view.copy_(L.ones(view.shape)),
+    "relu_": lambda L, view: view.relu_(),
+    "clamp_(max=0.0)": lambda L, view: view.clamp_(max=0.0),
+}
+
+VIEWS = {
+    "base[...]": lambda base: base[...],
+    "base[0]": lambda base: base[0],
+    "base[:, 0]": lambda base: base[:, 0],
+    "base[1, 1]": lambda base: base[1, 1],
+    "base.t()": lambda base: base.t(),
+    "the tensor itself": lambda base: base,
+}
+
+INCOMING = {
+    "all -1": [[-1.0, -1.0], [-1.0, -1.0]],
+    "inf, nan, -0.": [[inf, nan], [-0.0, -inf]],
+}
+
+
+def changed_in_place(L, change, view, incoming, create_graph):
+    """The values of a negative tensor whose view was changed in place, and the gradient
+    of its leaf for the incoming gradient ``incoming``."""
+    leaf = L.tensor([[-1.0, 2.0], [-3.0, -4.0]], requires_grad=True)
+    changed = leaf * 1
+    IN_PLACE_CHANGES[change](L, VIEWS[view](changed))
+    (grad,) = L.autograd.grad(
+        changed, leaf, L.tensor(INCOMING[incoming]), create_graph=create_graph
+    )
+    return changed.detach().numpy().copy(), grad.detach().numpy().copy()
+
+
+@pytest.mark.parametrize("create_graph", [False, True], ids=["plain", "create_graph"])
+@pytest.mark.parametrize("incoming", INCOMING)
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("change", IN_PLACE_CHANGES)
+def test_gradient_through_a_view_changed_in_place(change, view, incoming, create_graph):
+    mine = changed_in_place(mg, change, view, incoming, create_graph)
+    theirs = changed_in_place(torch, change, view, incoming, create_graph)
+    assert_same_bits(mine[0], theirs[0])  # the values
+    assert_same_bits(mine[1], theirs[1])  # the gradient
