@@ -144,14 +144,18 @@ class MaxAll(Op):
         a, result = ctx.saved_tensors
         # A nan is the max (or min) of anything it is in, as in PyTorch: it gets the gradient.
         at_extreme = (a == result)._array | (np.isnan(a._array) & np.isnan(result._array))
-        share = constant((at_extreme / at_extreme.sum()).astype(a._array.dtype))
-        return kept_where(at_extreme, grad * share)  # 0, not -0.0, away from the extremes
+        # grad / k, as PyTorch divides (grad · (1/k) can round the other way), put at the
+        # extremes: 0, not -0.0, away from them.
+        return kept_where(at_extreme, grad / int(at_extreme.sum()))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
+        # PyTorch's forward rule, Σ (ȧ / k) · mask, is not its backward's: a nan is equal
+        # to nothing here, so a nan max has k = 0 and the tangent nan; and it multiplies by
+        # the 0/1 mask (an inf away from the extremes gives nan).
         a, result = ctx.primals[0]._array, ctx.result._array
-        at_extreme = (a == result) | (np.isnan(a) & np.isnan(result))
-        return (a_t * constant((at_extreme / at_extreme.sum()).astype(a.dtype))).sum()
+        at_extreme = a == result
+        return (a_t / int(at_extreme.sum()) * constant(at_extreme.astype(a.dtype))).sum()
 
 
 class MinAll(MaxAll):
@@ -429,23 +433,29 @@ class Amax(Op):
         ctx.save_for_backward(a, result)
         return result
 
+    # PyTorch's formulas, kept to the letter. A nan equals nothing, not even the nan result
+    # of its slice: there k = 0, and the whole slice's gradient and tangent are nan (unlike
+    # max()'s, which go to the nans). The gradient is (grad / k) · mask, multiplied, so a
+    # negative one gives -0. away from the extremes; the tangent selects.
+
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
         a, result = ctx.saved_tensors
         extreme = _unreduce(result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
-        at_extreme = (a._array == extreme) | (np.isnan(a._array) & np.isnan(extreme))
-        count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
-        share = constant((at_extreme / count).astype(a._array.dtype))
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) * share
+        at_extreme = a._array == extreme
+        dtype = a._array.dtype
+        count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True, dtype=dtype)
+        spread = _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return spread / constant(count) * constant(at_extreme.astype(dtype))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
         a = ctx.primals[0]._array
         extreme = _unreduce(ctx.result, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))._array
-        at_extreme = (a == extreme) | (np.isnan(a) & np.isnan(extreme))
-        count = at_extreme.sum(axis=ctx.dims if a.ndim else None, keepdims=True)
-        share = constant((at_extreme / count).astype(a.dtype))
-        return _reduce_like(a_t * share, ctx)
+        at_extreme = a == extreme
+        axis = ctx.dims if a.ndim else None
+        count = at_extreme.sum(axis=axis, keepdims=ctx.keepdim, dtype=a.dtype)
+        return _reduce_like(kept_where(at_extreme, a_t), ctx) / constant(count)
 
 
 class Amin(Amax):

@@ -27,15 +27,17 @@ pytestmark = [
 nan, inf = float("nan"), float("inf")
 
 
-def assert_same_bits(mine, theirs):
+def assert_same_bits(mine, theirs, what="the tangent"):
     """Equal values, nan where torch has nan, and -0. exactly where torch has -0."""
-    assert (mine is None) == (theirs is None), (mine, theirs)
+    assert (mine is None) == (theirs is None), (what, mine, theirs)
     if theirs is None:
         return
-    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, (mine, theirs)
-    assert np.array_equal(mine, theirs, equal_nan=True), f"minigrad {mine}, torch {theirs}"
-    assert (np.signbit(mine) == np.signbit(theirs)).all(), (
-        f"signs differ: minigrad {mine} {np.signbit(mine)}, torch {theirs} {np.signbit(theirs)}"
+    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, (what, mine, theirs)
+    assert np.array_equal(mine, theirs, equal_nan=True), f"{what}: minigrad {mine}, torch {theirs}"
+    numbers = ~np.isnan(theirs)  # (a nan's sign bit is not printed, and not compared)
+    assert (np.signbit(mine[numbers]) == np.signbit(theirs[numbers])).all(), (
+        f"{what}, signs differ: minigrad {mine} {np.signbit(mine)}, "
+        f"torch {theirs} {np.signbit(theirs)}"
     )
 
 
@@ -182,5 +184,74 @@ def changed_in_place(L, change, view, incoming, create_graph):
 def test_gradient_through_a_view_changed_in_place(change, view, incoming, create_graph):
     mine = changed_in_place(mg, change, view, incoming, create_graph)
     theirs = changed_in_place(torch, change, view, incoming, create_graph)
-    assert_same_bits(mine[0], theirs[0])  # the values
-    assert_same_bits(mine[1], theirs[1])  # the gradient
+    assert_same_bits(mine[0], theirs[0], "the values")
+    assert_same_bits(mine[1], theirs[1], "the gradient")
+
+
+# ------------------------------------------------------------- amax and amin at nan and ties
+# PyTorch's amax/amin derivative is (grad / k) · mask, with mask = (x == result) and k its
+# count per slice: a slice whose result is nan has k = 0, so all of it gets nan (0 · inf);
+# the other places get grad / k · 0, -0. for a negative gradient. Its tangent is
+# Σ where(mask, ẋ, 0) / k. max() and min() spread the gradient over the nans instead.
+EXTREMES = {
+    "amax(1)": lambda x: x.amax(1),
+    "amin(1)": lambda x: x.amin(1),
+    "amax(0)": lambda x: x.amax(0),
+    "amin(-1, keepdim)": lambda x: x.amin(-1, keepdim=True),
+    "amax((0, 1))": lambda x: x.amax((0, 1)),
+    "amax()": lambda x: x.amax(),
+    "amin()": lambda x: x.amin(),
+    "max()": lambda x: x.max(),
+    "min()": lambda x: x.min(),
+}
+
+EXTREME_INPUTS = {
+    "nan": [[1.0, nan, 3.0, 3.0], [2.0, 2.0, 2.0, -1.0], [nan, nan, 0.0, 5.0], [-inf] * 4],
+    "ties": [[1.0, 7.0, 7.0, 7.0], [2.0, 2.0, 2.0, -1.0], [-4.0, 0.5, 0.0, -4.0], [-inf] * 4],
+}
+
+# Tangents with an inf and a -0. where they are not chosen and where they are; and finite
+# ones, negative or -0. at every place.
+EXTREME_TANGENTS = {
+    "inf and -0.": [
+        [-1.0, 2.0, -0.0, inf],
+        [0.3, -0.7, 1.1, 2.0],
+        [1.0, 1.0, -2.0, 3.0],
+        [-1.0, -0.0, 0.5, 1.0],
+    ],
+    "finite": [
+        [-1.0, -2.0, -0.0, -0.3],
+        [-0.0, -0.7, -0.0, -2.0],
+        [-1.0, -0.5, -2.0, -3.0],
+        [-1.0, -0.0, -0.5, -0.0],
+    ],
+}
+
+
+def extreme_and_derivatives(L, reduction, inputs, dtype, create_graph):
+    """The value, the gradient for an incoming gradient of negative numbers that do not
+    divide evenly by 3, and the tangent."""
+    dtype = getattr(L, dtype)
+    x = L.tensor(EXTREME_INPUTS[inputs], dtype=dtype, requires_grad=True)
+    y = EXTREMES[reduction](x)
+    incoming = L.arange(float(y.numel()), dtype=dtype).reshape(y.shape) * 0.5 - 1.3
+    (grad,) = L.autograd.grad(y, x, incoming, create_graph=create_graph)
+    fwAD = L.autograd.forward_ad
+    tangents = []
+    for directions in EXTREME_TANGENTS.values():
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(x.detach(), L.tensor(directions, dtype=dtype))
+            tangents.append(fwAD.unpack_dual(EXTREMES[reduction](dual)).tangent)
+    return [t.detach().numpy().copy() for t in (y, grad, *tangents)]
+
+
+@pytest.mark.parametrize("create_graph", [False, True], ids=["plain", "create_graph"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("inputs", EXTREME_INPUTS)
+@pytest.mark.parametrize("reduction", EXTREMES)
+def test_amax_amin_derivatives_at_nan_and_ties(reduction, inputs, dtype, create_graph):
+    mine = extreme_and_derivatives(mg, reduction, inputs, dtype, create_graph)
+    theirs = extreme_and_derivatives(torch, reduction, inputs, dtype, create_graph)
+    checked = ("value", "gradient", *(f"tangent ({name})" for name in EXTREME_TANGENTS))
+    for what, my_values, their_values in zip(checked, mine, theirs, strict=True):
+        assert_same_bits(my_values, their_values, what)
