@@ -319,14 +319,15 @@ class ClampTensor(Elementwise):
     def backward(ctx: Context, grad: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         high, low, a = ctx.saved_tensors
         nowhere = np.zeros(a.shape, dtype=bool)
-        below = (a < low)._array if low is not None else nowhere
-        above = nowhere
+        to_low = (a < low)._array if low is not None else nowhere
+        to_high = nowhere
         if high is not None:
-            above = (a > high)._array
+            to_high = (a > high)._array
             if low is not None:
-                above = above | (low > high)._array  # min > max gives max, as in PyTorch
-        to_high = above
-        to_low = below & ~above
+                to_high = to_high | (low > high)._array  # min > max gives max, as in PyTorch
+                # and min gets it only below a max above it: at min == max, or a nan max,
+                # an input below min gives its gradient to no one, as in PyTorch.
+                to_low = to_low & (low < high)._array
         # Inside only where both comparisons hold: a nan (in ``a`` or a bound) gets no gradient.
         inside = np.ones(a.shape, dtype=bool)
         if low is not None:

@@ -54,11 +54,12 @@ TANGENTS = {
     "-inf on the others": lambda k: -1.0 if k == 0 else -inf,
 }
 
-# Primals with a nan in each of them, ties with each bound, min > max and min == max.
-X = [nan, 1.0, 0.0, -3.0, 5.0, 0.5, 2.0, 0.0, 1.0, -1.0, 3.0]
-LOW = [0.0, nan, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 3.0, 0.0, 0.0]
-HIGH = [1.0, 1.0, nan, 1.0, 1.0, 1.0, 2.0, 0.0, 2.0, 0.0, 0.0]
-MASK = [True, False, True, False, True, False, True, False, True, False, True]
+# Primals with a nan in each of them (and below min with a nan max), ties with each
+# bound, min > max and min == max.
+X = [nan, 1.0, 0.0, -3.0, 5.0, 0.5, 2.0, 0.0, 1.0, -1.0, 3.0, -2.0]
+LOW = [0.0, nan, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0]
+HIGH = [1.0, 1.0, nan, 1.0, 1.0, 1.0, 2.0, 0.0, 2.0, 0.0, 0.0, nan]
+MASK = [True, False, True, False, True, False, True, False, True, False, True, False]
 
 
 def clamp_both(L, x, low, high):
@@ -132,6 +133,33 @@ def test_tangent_is_selected_as_torch_selects_it(op, carriers, tangents):
     assert_same_bits(
         forward_tangent(mg, op, carriers, tangents), forward_tangent(torch, op, carriers, tangents)
     )
+
+
+# ------------------------------------------------------- clamp with tensor bounds, backward
+# PyTorch's gradients: x gets it where min <= x <= max, min where x < min < max, max where
+# x > max or max < min; so at min == max, or a nan max, x below min gives it to no one.
+CLAMP_INCOMING = {
+    "negative": [-(k + 1.0) for k in range(len(X))],
+    "inf, nan, -0.": [inf, nan, -0.0, -inf] * (len(X) // 4),
+}
+
+
+def clamp_gradients(L, op, incoming):
+    function, primals = SELECTING_OPS[op]
+    inputs = [None if p is None else L.tensor(p, requires_grad=True) for p in primals]
+    inputs += [None] * (3 - len(inputs))
+    result = function(L, *inputs)
+    present = [t for t in inputs if t is not None]
+    grads = L.autograd.grad(result, present, L.tensor(CLAMP_INCOMING[incoming]))
+    return [g.numpy().copy() for g in grads]
+
+
+@pytest.mark.parametrize("incoming", CLAMP_INCOMING)
+@pytest.mark.parametrize("op", [op for op in SELECTING_OPS if op.startswith("clamp")])
+def test_clamp_gradients_as_torch(op, incoming):
+    mine, theirs = clamp_gradients(mg, op, incoming), clamp_gradients(torch, op, incoming)
+    for name, my_grad, their_grad in zip(("x", "first bound", "second bound"), mine, theirs):
+        assert_same_bits(my_grad, their_grad, f"the gradient of {name}")
 
 
 # ------------------------------------------------- a view changed in place: CopySlices
