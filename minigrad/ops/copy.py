@@ -102,8 +102,7 @@ class FillWithTensor(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, value_t: Tensor | None) -> Tensor:
-        zeros = constant(np.zeros_like(ctx.result._array))
-        return zeros if value_t is None else zeros + value_t
+        return _copied_tangent(value_t, ctx.result)
 
 
 class CopyFrom(Op):
@@ -128,5 +127,13 @@ class CopyFrom(Op):
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor | None, source_t: Tensor | None) -> Tensor:
-        zeros = constant(np.zeros_like(ctx.result._array))
-        return zeros if source_t is None else zeros + source_t
+        return _copied_tangent(source_t, ctx.result)
+
+
+def _copied_tangent(source_t: Tensor | None, result: Tensor) -> Tensor:
+    """The tangent of a tensor overwritten by a source: the source's tangent, copied in the
+    result's dtype (the engine broadcasts it), or zeros for a source without one. Copied,
+    not added to zeros, which would turn a -0. into 0 where PyTorch keeps it."""
+    if source_t is None:
+        return constant(np.zeros_like(result._array))
+    return ToCopy.apply(source_t, dtype=result._array.dtype)

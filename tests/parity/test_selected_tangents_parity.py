@@ -283,3 +283,35 @@ def test_amax_amin_derivatives_at_nan_and_ties(reduction, inputs, dtype, create_
     checked = ("value", "gradient", *(f"tangent ({name})" for name in EXTREME_TANGENTS))
     for what, my_values, their_values in zip(checked, mine, theirs, strict=True):
         assert_same_bits(my_values, their_values, what)
+
+
+# ------------------------------------------------------ overwritten in place: the tangent
+# copy_ and fill_ with a tensor give the tensor the source's tangent itself, copied (a -0.
+# stays -0.), written through a view too.
+OVERWRITES = {
+    "copy_": lambda L, y, source, value: y.copy_(source),
+    "copy_ of a source without a tangent": lambda L, y, source, value: y.copy_(source.detach()),
+    "copy_ broadcast": lambda L, y, source, value: y.copy_(source[:1]),
+    "fill_(tensor)": lambda L, y, source, value: y.fill_(value),
+    "fill_(number)": lambda L, y, source, value: y.fill_(2.0),
+    "zero_": lambda L, y, source, value: y.zero_(),
+    "a view's copy_": lambda L, y, source, value: y[1:].copy_(source[1:]),
+    "y[0] = value": lambda L, y, source, value: y.__setitem__(0, value),
+    "y[1:] = source": lambda L, y, source, value: y.__setitem__(slice(1, None), source[1:]),
+}
+
+
+def overwritten_tangent(L, overwrite):
+    fwAD = L.autograd.forward_ad
+    with fwAD.dual_level():
+        x = fwAD.make_dual(L.tensor([1.0, -2.0, 3.0]), L.tensor([-1.0, nan, inf]))
+        source = fwAD.make_dual(L.tensor([5.0, 6.0, 7.0]), L.tensor([-0.0, -1.0, -0.0]))
+        value = fwAD.make_dual(L.tensor(4.0), L.tensor(-0.0))
+        y = x * 1
+        OVERWRITES[overwrite](L, y, source, value)
+        return fwAD.unpack_dual(y).tangent.numpy().copy()
+
+
+@pytest.mark.parametrize("overwrite", OVERWRITES)
+def test_tangent_of_a_tensor_overwritten_in_place(overwrite):
+    assert_same_bits(overwritten_tangent(mg, overwrite), overwritten_tangent(torch, overwrite))
