@@ -2,7 +2,10 @@
 bit for bit: ``clamp`` with tensor bounds, ``masked_fill`` with a tensor value and
 ``where`` pick one input's tangent per element, as ``torch.where`` does. A tangent multiplied
 by a 0/1 mask instead would turn an inf or nan that was not chosen into nan, a negative one
-into -0., and a sum of the picked pieces would turn a chosen -0. into 0.
+into -0., and a sum of the picked pieces would turn a chosen -0. into 0. The same for
+clamp's gradients with tensor bounds, the gradient through a view changed in place
+(``CopySlices``), amax/amin/max/min at nan and ties, and the tangent of a tensor
+overwritten by ``copy_`` or ``fill_``.
 
 Values are compared as arrays: nan equal to nan, and the sign of every zero with
 ``np.signbit`` (a printout hides neither, but says less about which element differs).
