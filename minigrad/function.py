@@ -47,6 +47,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# ndarray by its own name: numpy's module has a __getattr__, which keeps Python 3.11 from
+# caching np.<name> reads, and each costs as much as a small call (tested on every op).
+from numpy import ndarray
+
 from .grad_mode import is_grad_enabled, no_grad
 
 if TYPE_CHECKING:
@@ -206,7 +210,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
     """
     Tensor = _tensor.Tensor
     # A backward pass that records nothing sends plain arrays (see minigrad.alike).
-    array = grad if grad.__class__ is np.ndarray else grad._array
+    array = grad if grad.__class__ is ndarray else grad._array
     # ._grad, not .grad: reading a non-leaf's .grad warns, and backward(inputs=[h]) fills it.
     if tensor._grad is None:
         if owned and not create_graph:
@@ -622,7 +626,7 @@ class BackwardNode(Node, Context):
         return getattr(self, "node_name", None) or self.function.node_name()
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        if grad.__class__ is np.ndarray:  # a pass on arrays: the saved tensors are arrays too
+        if grad.__class__ is ndarray:  # a pass on arrays: the saved tensors are arrays too
             self._saved_as_arrays = True
             try:
                 grads = self.function.backward(self, grad)

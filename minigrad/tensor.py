@@ -26,6 +26,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 from . import dtypes, ops, profiling, shapes, tangents
 from .copy_slices import (
     MADE_IN_NO_GRAD,
@@ -114,7 +117,7 @@ def _legacy_constructor_array(
     default = dtypes.get_default_dtype().numpy
     if data is _NO_DATA:
         return np.zeros(0, dtype=default)
-    if isinstance(data, np.ndarray | np.generic) and not sizes:
+    if isinstance(data, ndarray | np.generic) and not sizes:
         dtypes.from_numpy_dtype(data.dtype)
         return np.asarray(data)
     if requires_grad:
@@ -301,7 +304,7 @@ class Tensor:
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
     ) -> None:
-        if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
+        if type(array) is not ndarray or sizes:  # the ops' fast path: a numpy array
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
         if requires_grad:
@@ -1046,7 +1049,7 @@ class Tensor:
         return ops.Sub.apply(self, _operand(other))
 
     def __rsub__(self, other: Any) -> Tensor:
-        if isinstance(other, np.ndarray):
+        if isinstance(other, ndarray):
             return ops.Sub.apply(Tensor(other), self)
         return ops.RsubScalar.apply(self, number=other)
 
@@ -1829,7 +1832,7 @@ def _operand(value: Any) -> Tensor:
     """A Tensor for an op's argument: tensors as they are, Python numbers wrapped."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         return Tensor(value)
     return Tensor._wrap_number(value)
 

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 from .. import dtypes, grad_mode, profiling
 from ..function import BackwardNode, Context, Function, any_requires_grad
 from ..shapes import broadcast_error, broadcast_shape
@@ -89,7 +92,7 @@ class Op(Function):
                 raise
             raise error from None
         # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-        array = returned if returned.__class__ is np.ndarray else np.asarray(returned)
+        array = returned if returned.__class__ is ndarray else np.asarray(returned)
         # Tensor._from_op, written out: one call less for every op.
         result = object.__new__(_tensor.Tensor)
         result._array = array
@@ -199,7 +202,7 @@ def recorded_constant(values: Any, source: Any) -> Any:
     >>> recorded_constant(np.array([True, False]), x)
     tensor([1., 0.], grad_fn=<AddBackward0>)
     """
-    if source.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
+    if source.__class__ is ndarray:  # a backward pass on arrays: nothing to record
         return values
     if isinstance(values, _tensor.Tensor):  # a comparison of Tensors: its array
         values = values._array
