@@ -25,7 +25,7 @@ tensor([2., 2., 2.])
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -92,6 +92,10 @@ class CopySlices(Node):
         return (base_grad, *grads[1:])
 
     # What the in-place op saved is what this node needs: its checks are fn's.
+    @property  # type: ignore[override]
+    def _saved(self) -> Any:
+        return self.fn._saved
+
     def saved_tensors_freed(self) -> bool:
         return self.fn.saved_tensors_freed()
 

@@ -164,7 +164,8 @@ class BackwardPass:
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
         for node in running:  # outputs first, roughly the order nodes will run in
-            node.check_saved_tensors()
+            if node._saved != ():  # (one that saved nothing has nothing to check)
+                node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
         self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
@@ -299,7 +300,10 @@ class BackwardPass:
                     self._owned.update(_leaves_given_new_gradients(node, grad_in, sent, needed))
                 # Freed once what it sent is checked, as PyTorch does.
                 released = (
-                    not self.retain_graph and node not in not_run and node.release_saved_tensors()
+                    not self.retain_graph
+                    and node._saved != ()  # (one that saved nothing has nothing to free)
+                    and node not in not_run
+                    and node.release_saved_tensors()
                 )
                 if step is not None:
                     step.grads_out, step.released = tuple(sent), released

@@ -122,6 +122,9 @@ class Node:
     pre_hooks: Sequence[Callable[[tuple], tuple | None]] = ()
     post_hooks: Sequence[Callable[[tuple, tuple], tuple | None]] = ()
     _metadata: dict[Any, Any] | None = None
+    # What the node saved for backward (None once freed). Most nodes keep this default, ():
+    # the engine does not ask them to check or free saved tensors, a call per node spared.
+    _saved: Any = ()
 
     def name(self) -> str:
         return type(self).__name__
