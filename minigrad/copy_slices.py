@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .function import Node
+from .function import Node, recorded_node
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -155,6 +155,6 @@ def regenerated_history(view: Tensor) -> Node:
     from .ops import AsStrided
 
     base = view._base
-    node = AsStrided._node_class((base,))
+    node = recorded_node(AsStrided._node_class, (base,), always=True)
     AsStrided.forward(node, base._array, view._array)
     return node

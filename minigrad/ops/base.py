@@ -16,7 +16,7 @@ import numpy as np
 from numpy import ndarray
 
 from .. import dtypes, grad_mode, profiling
-from ..function import BackwardNode, Context, Function, any_requires_grad
+from ..function import BackwardNode, Context, Function, recorded_node
 from ..shapes import broadcast_error, broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
@@ -94,10 +94,8 @@ def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tenso
     arrays = cls.arrays_for_forward(args)
     # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
     # costs more than it.
-    if grad_mode._state.enabled and any_requires_grad(args):
-        ctx = node = cls._node_class(args)
-    else:
-        ctx, node = Context(), None
+    node = recorded_node(cls._node_class, args) if grad_mode._state.enabled else None
+    ctx = node if node is not None else Context()
     try:
         returned = cls.forward(ctx, *arrays, **options)
     except ValueError:  # numpy's own error: PyTorch's instead, where it has one
