@@ -68,6 +68,10 @@ FREED_GRAPH_MESSAGE = (
 # and drawings number nodes by it so that they are the same on every run.
 _sequence_numbers = itertools.count()
 
+# object.__new__, read once: Python 3.11 looks a method of a class up in full at every
+# read, and every op makes a node and a tensor without their __init__ (see recorded_node).
+new_object = object.__new__
+
 # Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever
 # been registered in this process. Until one is, no node or tensor has any, and the engine
 # does not look for them on every node it runs. Never reset: a removed hook leaves it set.
@@ -817,7 +821,7 @@ def recorded_node(
             needs_grad.append(False)
     if not recorded:
         return None
-    node = object.__new__(node_class)
+    node = new_object(node_class)
     # Node.__init__'s two lines, written out.
     node.next_functions = tuple(edges)
     node.sequence_nr = next(_sequence_numbers)

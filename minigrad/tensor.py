@@ -42,6 +42,7 @@ from .function import (
     Node,
     SavedTensor,
     keepers_of_saved_values,
+    new_object,
     note_hook_registered,
     short_name,
 )
@@ -316,7 +317,7 @@ class Tensor:
         """The result of an op: with ``node`` as its ``grad_fn`` when recorded."""
         # __init__'s work, inlined: every op makes a tensor, and its result never needs
         # requires_grad_'s checks (False, the class default, unless recorded).
-        result = object.__new__(cls)
+        result = new_object(cls)
         result._array = array
         if node is not None:
             result._grad_fn = node
@@ -362,7 +363,7 @@ class Tensor:
             array = np.array(value, _INT64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
+        wrapped = new_object(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
         wrapped._array = array
         wrapped._is_wrapped_number = True
         return wrapped

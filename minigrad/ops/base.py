@@ -16,7 +16,7 @@ import numpy as np
 from numpy import ndarray
 
 from .. import dtypes, grad_mode, profiling
-from ..function import BackwardNode, Context, Function, recorded_node
+from ..function import BackwardNode, Context, Function, new_object, recorded_node
 from ..shapes import broadcast_error, broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
@@ -106,7 +106,7 @@ def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tenso
     # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
     array = returned if returned.__class__ is ndarray else np.asarray(returned)
     # Tensor._from_op, written out: one call less for every op.
-    result = object.__new__(_tensor.Tensor)
+    result = new_object(_tensor.Tensor)
     result._array = array
     if node is not None:
         result._grad_fn = node
