@@ -23,6 +23,9 @@ from typing import Any
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 __all__ = ["expanded", "expanded_view", "kept_where", "summed_to", "transposed", "unsqueezed"]
 
 
@@ -38,7 +41,7 @@ def kept_where(mask: Any, grad: Any) -> Any:
     >>> kept_where(np.array([True, False]), mg.tensor([-1.0, -1.0]))
     tensor([-1.,  0.])
     """
-    if grad.__class__ is np.ndarray or isinstance(grad, np.generic):  # (a 0-d one's number)
+    if grad.__class__ is ndarray or isinstance(grad, np.generic):  # (a 0-d one's number)
         return np.where(mask, grad, 0.0)
     return grad.where(mask, np.zeros((), grad._array.dtype))
 
@@ -46,19 +49,19 @@ def kept_where(mask: Any, grad: Any) -> Any:
 def transposed(matrix: Any) -> Any:
     """A matrix transposed: ``m.T`` of an array, ``m.t()`` of a Tensor (recorded as
     PyTorch's derivatives record it, ``TBackward0``)."""
-    return matrix.T if matrix.__class__ is np.ndarray else matrix.t()
+    return matrix.T if matrix.__class__ is ndarray else matrix.t()
 
 
 def unsqueezed(grad: Any, dim: int) -> Any:
     """``grad`` with a new dimension of size 1 at ``dim``."""
-    if grad.__class__ is np.ndarray:
+    if grad.__class__ is ndarray:
         return np.expand_dims(grad, dim)
     return grad.unsqueeze(dim)
 
 
 def expanded(grad: Any, shape: tuple[int, ...]) -> Any:
     """``grad`` broadcast to ``shape``: a read-only view for an array, ``expand`` for a Tensor."""
-    if grad.__class__ is not np.ndarray:
+    if grad.__class__ is not ndarray:
         return grad.expand(shape)
     view = expanded_view(grad, shape)
     return view if view is not None else np.broadcast_to(grad, shape)
@@ -68,7 +71,7 @@ def summed_to(grad: Any, shape: tuple[int, ...]) -> Any:
     """``grad`` summed over the dimensions that were broadcast to make it from ``shape``
     (PyTorch's ``sum_to_size``): how a broadcast input's gradient gets its shape back.
     An array is summed in the same steps as a Tensor, so both give the same bits."""
-    if grad.__class__ is not np.ndarray:
+    if grad.__class__ is not ndarray:
         return grad.sum_to_size(shape)
     if not shape and grad.ndim:  # to a single number: the plain sum
         return np.asarray(np.add.reduce(grad, axis=tuple(range(grad.ndim))))
@@ -97,6 +100,6 @@ def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | Non
             if n != size and n != 1:
                 return None
             strides.append(step if n == size else 0)
-    view = np.ndarray(shape, array.dtype, array, 0, strides)
+    view = ndarray(shape, array.dtype, array, 0, strides)
     view.setflags(write=False)  # (cheaper than view.flags.writeable = False)
     return view

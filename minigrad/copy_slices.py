@@ -25,11 +25,11 @@ tensor([2., 2., 2.])
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .function import Node
+from .function import Node, recorded_node
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -89,6 +89,10 @@ class CopySlices(Node):
         return (put_back.reshape(self.base_shape), *grads[1:])
 
     # What the in-place op saved is what this node needs: its checks are fn's.
+    @property  # type: ignore[override]
+    def _saved(self) -> Any:
+        return self.fn._saved
+
     def saved_tensors_freed(self) -> bool:
         return self.fn.saved_tensors_freed()
 
@@ -148,6 +152,6 @@ def regenerated_history(view: Tensor) -> Node:
     from .ops import AsStrided
 
     base = view._base
-    node = AsStrided._node_class((base,))
+    node = recorded_node(AsStrided._node_class, (base,), always=True)
     AsStrided.forward(node, base._array, view._array)
     return node

@@ -30,6 +30,9 @@ from typing import Any
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 from . import function, profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
@@ -161,7 +164,8 @@ class BackwardPass:
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
         for node in running:  # outputs first, roughly the order nodes will run in
-            node.check_saved_tensors()
+            if node._saved != ():  # (one that saved nothing has nothing to check)
+                node.check_saved_tensors()
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
         self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
@@ -232,7 +236,7 @@ class BackwardPass:
         for node in dict.fromkeys(node for (node, _), _ in self.roots):
             if dependencies[node] == 0:
                 make_ready(node)
-        kind = np.ndarray if self.on_arrays else Tensor  # what the pass's gradients are
+        kind = ndarray if self.on_arrays else Tensor  # what the pass's gradients are
         on_arrays, no_fits = self.on_arrays, itertools.repeat(None)
         index = 0
         while leaves_ready or ready:
@@ -296,7 +300,10 @@ class BackwardPass:
                     self._owned.update(_leaves_given_new_gradients(node, grad_in, sent, needed))
                 # Freed once what it sent is checked, as PyTorch does.
                 released = (
-                    not self.retain_graph and node not in not_run and node.release_saved_tensors()
+                    not self.retain_graph
+                    and node._saved != ()  # (one that saved nothing has nothing to free)
+                    and node not in not_run
+                    and node.release_saved_tensors()
                 )
                 if step is not None:
                     step.grads_out, step.released = tuple(sent), released
@@ -528,7 +535,7 @@ def _leaves_given_new_gradients(
             child.__class__ is AccumulateGrad
             and grad is not None
             and grad is not grad_in
-            and (grad if grad.__class__ is np.ndarray else grad._array).base is None
+            and (grad if grad.__class__ is ndarray else grad._array).base is None
             and child in needed
         ):
             given.append((child, grad))
@@ -582,7 +589,7 @@ def _of_kind(node: Node, i: int, grad: Any, on_arrays: bool) -> Any:
     (numpy's result on 0-d arrays); PyTorch's error for anything but a Tensor."""
     if isinstance(grad, Tensor):
         return grad._array if on_arrays else grad
-    if on_arrays and isinstance(grad, np.ndarray | np.generic):
+    if on_arrays and isinstance(grad, ndarray | np.generic):
         return np.asarray(grad)
     raise TypeError(
         f"function {node.name()} returned a gradient that is not a Tensor "
@@ -602,15 +609,15 @@ def _fitted(
                 f"got {list(array.shape)} but expected shape compatible with {list(shape)}"
             )
         grad = summed_to(grad, shape)
-        array = grad if grad.__class__ is np.ndarray else grad._array
+        array = grad if grad.__class__ is ndarray else grad._array
     if array.dtype != dtype:
-        grad = grad.astype(dtype) if grad.__class__ is np.ndarray else grad.to(dtype)
+        grad = grad.astype(dtype) if grad.__class__ is ndarray else grad.to(dtype)
     return grad
 
 
 def _tensors(grads: Sequence[Any]) -> tuple[Tensor | None, ...]:
     """Gradients as a hook or a rule for Tensors sees them: arrays wrapped as Tensors."""
-    arrays = np.ndarray | np.generic
+    arrays = ndarray | np.generic
     return tuple(Tensor(np.asarray(g)) if isinstance(g, arrays) else g for g in grads)
 
 

@@ -47,6 +47,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# ndarray by its own name: numpy's module has a __getattr__, which keeps Python 3.11 from
+# caching np.<name> reads, and each costs as much as a small call (tested on every op).
+from numpy import ndarray
+
 from .grad_mode import is_grad_enabled, no_grad
 
 if TYPE_CHECKING:
@@ -63,6 +67,10 @@ FREED_GRAPH_MESSAGE = (
 # Creation order of nodes: the engine runs the newest ready node first, as PyTorch does,
 # and drawings number nodes by it so that they are the same on every run.
 _sequence_numbers = itertools.count()
+
+# object.__new__, read once: Python 3.11 looks a method of a class up in full at every
+# read, and every op makes a node and a tensor without their __init__ (see recorded_node).
+new_object = object.__new__
 
 # Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever
 # been registered in this process. Until one is, no node or tensor has any, and the engine
@@ -118,6 +126,9 @@ class Node:
     pre_hooks: Sequence[Callable[[tuple], tuple | None]] = ()
     post_hooks: Sequence[Callable[[tuple, tuple], tuple | None]] = ()
     _metadata: dict[Any, Any] | None = None
+    # What the node saved for backward (None once freed). Most nodes keep this default, ():
+    # the engine does not ask them to check or free saved tensors, a call per node spared.
+    _saved: Any = ()
 
     def name(self) -> str:
         return type(self).__name__
@@ -206,7 +217,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: boo
     """
     Tensor = _tensor.Tensor
     # A backward pass that records nothing sends plain arrays (see minigrad.alike).
-    array = grad if grad.__class__ is np.ndarray else grad._array
+    array = grad if grad.__class__ is ndarray else grad._array
     # ._grad, not .grad: reading a non-leaf's .grad warns, and backward(inputs=[h]) fills it.
     if tensor._grad is None:
         if owned and not create_graph:
@@ -567,51 +578,6 @@ class BackwardNode(Node, Context):
     # True while backward runs on arrays: saved_tensors then gives arrays too.
     _saved_as_arrays = False
 
-    def __init__(self, inputs: tuple[Any, ...]) -> None:
-        # One pass over the inputs: where each Tensor's gradient goes, its shape and dtype
-        # (plain tuples: the engine compares them with each gradient's), and whether it
-        # needs a gradient. Never the inputs themselves: a graph must not keep alive
-        # intermediate tensors that nobody else references.
-        Tensor = _tensor.Tensor
-        edges, metadata, needs_grad = [], [], []
-        dtype, mixed = None, False
-        for value in inputs:
-            if isinstance(value, Tensor):
-                array = value._array
-                metadata.append((array.shape, array.dtype))
-                if dtype is None:
-                    dtype = array.dtype
-                elif array.dtype is not dtype and not value._is_wrapped_number:
-                    mixed = True
-                if value._base is not None:
-                    value.grad_fn  # noqa: B018 - a view changed in place gets its history again
-                if value._requires_grad:
-                    node = value._grad_fn
-                    if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
-                        accumulator = value._accumulator
-                        node = accumulator() if accumulator is not None else None
-                        edges.append((node, 0) if node is not None else value._edge())
-                    else:
-                        edges.append((node, value._output_nr))
-                    needs_grad.append(True)
-                else:  # a constant: what _edge() gives, without asking
-                    edges.append(NO_EDGE)
-                    needs_grad.append(False)
-            else:
-                needs_grad.append(False)
-        # Node.__init__'s two lines, written out: a node is made for every recorded op.
-        self.next_functions = tuple(edges)
-        self.sequence_nr = next(_sequence_numbers)
-        self.input_metadata = tuple(metadata)
-        self.needs_input_grad = tuple(needs_grad)
-        if len(edges) != len(inputs):
-            self.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
-        if mixed:
-            # Tensors of several dtypes: on arrays, numpy would promote them otherwise than
-            # PyTorch (float32 * a 0-d float64 is float64 in numpy), so the rule gets Tensors.
-            # (A wrapped number is given to it as a Python number, which both promote alike.)
-            self.takes_arrays = False
-
     @property  # type: ignore[override]
     def formula(self) -> str:
         return self.function.formula
@@ -622,7 +588,7 @@ class BackwardNode(Node, Context):
         return getattr(self, "node_name", None) or self.function.node_name()
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        if grad.__class__ is np.ndarray:  # a pass on arrays: the saved tensors are arrays too
+        if grad.__class__ is ndarray:  # a pass on arrays: the saved tensors are arrays too
             self._saved_as_arrays = True
             try:
                 grads = self.function.backward(self, grad)
@@ -810,6 +776,65 @@ class BackwardNode(Node, Context):
             elif saved.__class__ is SavedTensor and saved.checks_versions:
                 if saved.version_counter.value != saved.saved_version:  # is_modified()
                     raise saved.modified_error(self)
+
+
+def recorded_node(
+    node_class: type[BackwardNode], inputs: tuple[Any, ...], *, always: bool = False
+) -> BackwardNode | None:
+    """The node that records an op on ``inputs``: a new ``node_class``, or None when no
+    input requires grad (nothing to record; ``always`` makes it even then).
+
+    One pass over the inputs finds both, as every op run with grad mode on asks: where
+    each Tensor's gradient goes, its shape and dtype (plain tuples: the engine compares
+    them with each gradient's), and whether it needs a gradient. Never the inputs
+    themselves: a graph must not keep alive intermediate tensors that nobody else
+    references. (A pass of its own asking only whether any input requires grad cost
+    about 1.5 % of a recorded op.) The node is made once it is known to be needed.
+    """
+    Tensor = _tensor.Tensor
+    edges, metadata, needs_grad = [], [], []
+    dtype, mixed, recorded = None, False, always
+    for value in inputs:
+        if isinstance(value, Tensor):
+            array = value._array
+            metadata.append((array.shape, array.dtype))
+            if dtype is None:
+                dtype = array.dtype
+            elif array.dtype is not dtype and not value._is_wrapped_number:
+                mixed = True
+            if value._base is not None:
+                value.grad_fn  # noqa: B018 - a view changed in place gets its history again
+            if value._requires_grad:
+                node = value._grad_fn
+                if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
+                    accumulator = value._accumulator
+                    node = accumulator() if accumulator is not None else None
+                    edges.append((node, 0) if node is not None else value._edge())
+                else:
+                    edges.append((node, value._output_nr))
+                needs_grad.append(True)
+                recorded = True
+            else:  # a constant: what _edge() gives, without asking
+                edges.append(NO_EDGE)
+                needs_grad.append(False)
+        else:
+            needs_grad.append(False)
+    if not recorded:
+        return None
+    node = new_object(node_class)
+    # Node.__init__'s two lines, written out.
+    node.next_functions = tuple(edges)
+    node.sequence_nr = next(_sequence_numbers)
+    node.input_metadata = tuple(metadata)
+    node.needs_input_grad = tuple(needs_grad)
+    if len(edges) != len(inputs):
+        node.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
+    if mixed:
+        # Tensors of several dtypes: on arrays, numpy would promote them otherwise than
+        # PyTorch (float32 * a 0-d float64 is float64 in numpy), so the rule gets Tensors.
+        # (A wrapped number is given to it as a Python number, which both promote alike.)
+        node.takes_arrays = False
+    return node
 
 
 def _declare_saved_attributes(function: type[Function]) -> None:
@@ -1031,8 +1056,9 @@ class Function:
         Tensor argument requires them, make the outputs' ``grad_fn`` a node that runs
         ``backward``."""
         Tensor = _tensor.Tensor
-        recorded = is_grad_enabled() and any_requires_grad(args)
-        ctx: Any = cls._node_class(args) if recorded else FunctionContext()
+        node = recorded_node(cls._node_class, args) if is_grad_enabled() else None
+        recorded = node is not None
+        ctx: Any = node if recorded else FunctionContext()
         if not recorded:
             ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         new_style = "setup_context" in _overridden(cls)
@@ -1166,17 +1192,6 @@ def _connect_outputs(node: FunctionNode, args: tuple[Any, ...], outputs: Any) ->
 
 def _is_in(tensor: Any, tensors: Sequence[Any]) -> bool:
     return any(tensor is other for other in tensors)
-
-
-def any_requires_grad(args: tuple[Any, ...]) -> bool:
-    Tensor = _tensor.Tensor
-    for value in args:
-        if isinstance(value, Tensor):
-            if value._base is not None:
-                value.grad_fn  # noqa: B018 - a view changed in place gets its history again
-            if value._requires_grad:
-                return True
-    return False
 
 
 # tensor.py imports the classes above, so the Tensor class is reached through its module,

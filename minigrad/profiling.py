@@ -132,15 +132,16 @@ def shapes_of(values: Any) -> list[list[int]]:
     return [list(v.shape) if hasattr(v, "_array") else [] for v in values]
 
 
-def run_op(cls: Any, name: str, args: tuple, options: dict) -> Any:
-    """Run a built-in op (``cls._apply``) inside a range named as PyTorch names it."""
+def run_op(run: Callable[..., Any], cls: Any, name: str, args: tuple, options: dict) -> Any:
+    """Run a built-in op (``run(cls, args, options)``) inside a range named as PyTorch
+    names it."""
     recording = _recording
     if recording is not None and recording.next_op_in_place:
         recording.next_op_in_place = False
         name = name if name.endswith("_") else name + "_"
     event = open_range(name, shapes_of(args) if recording and recording.record_shapes else [])
     try:
-        return cls._apply(args, options)
+        return run(cls, args, options)
     finally:
         close_range(event)
 

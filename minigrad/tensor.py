@@ -26,6 +26,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 from . import dtypes, ops, profiling, shapes, tangents
 from .copy_slices import (
     MADE_IN_NO_GRAD,
@@ -39,6 +42,7 @@ from .function import (
     Node,
     SavedTensor,
     keepers_of_saved_values,
+    new_object,
     note_hook_registered,
     short_name,
 )
@@ -114,7 +118,7 @@ def _legacy_constructor_array(
     default = dtypes.get_default_dtype().numpy
     if data is _NO_DATA:
         return np.zeros(0, dtype=default)
-    if isinstance(data, np.ndarray | np.generic) and not sizes:
+    if isinstance(data, ndarray | np.generic) and not sizes:
         dtypes.from_numpy_dtype(data.dtype)
         return np.asarray(data)
     if requires_grad:
@@ -301,7 +305,7 @@ class Tensor:
     def __init__(
         self, array: Any = _NO_DATA, *sizes: int, requires_grad: bool = False, device: Any = None
     ) -> None:
-        if type(array) is not np.ndarray or sizes:  # the ops' fast path: a numpy array
+        if type(array) is not ndarray or sizes:  # the ops' fast path: a numpy array
             array = _legacy_constructor_array(array, sizes, requires_grad, device)
         self._array = array
         if requires_grad:
@@ -313,7 +317,7 @@ class Tensor:
         """The result of an op: with ``node`` as its ``grad_fn`` when recorded."""
         # __init__'s work, inlined: every op makes a tensor, and its result never needs
         # requires_grad_'s checks (False, the class default, unless recorded).
-        result = object.__new__(cls)
+        result = new_object(cls)
         result._array = array
         if node is not None:
             result._grad_fn = node
@@ -359,7 +363,7 @@ class Tensor:
             array = np.array(value, _INT64)
         else:
             raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = object.__new__(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
+        wrapped = new_object(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
         wrapped._array = array
         wrapped._is_wrapped_number = True
         return wrapped
@@ -1046,7 +1050,7 @@ class Tensor:
         return ops.Sub.apply(self, _operand(other))
 
     def __rsub__(self, other: Any) -> Tensor:
-        if isinstance(other, np.ndarray):
+        if isinstance(other, ndarray):
             return ops.Sub.apply(Tensor(other), self)
         return ops.RsubScalar.apply(self, number=other)
 
@@ -1829,7 +1833,7 @@ def _operand(value: Any) -> Tensor:
     """A Tensor for an op's argument: tensors as they are, Python numbers wrapped."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, ndarray):
         return Tensor(value)
     return Tensor._wrap_number(value)
 

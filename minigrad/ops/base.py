@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# (ndarray by its own name, tested on every op: see minigrad/function.py)
+from numpy import ndarray
+
 from .. import dtypes, grad_mode, profiling
-from ..function import BackwardNode, Context, Function, any_requires_grad
+from ..function import BackwardNode, Context, Function, new_object, recorded_node
 from ..shapes import broadcast_error, broadcast_shape
 from ..tangents import open_levels, propagate
 from .aten_names import aten_name
@@ -67,42 +70,8 @@ class Op(Function):
         are being recorded and an input requires them, attach a node that can run
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
         if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
-            return profiling.run_op(cls, aten_name(cls, options), args, options)
-        return cls._apply(args, options)
-
-    @classmethod
-    def _apply(cls, args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
-        # Every op runs this, the derivatives' ops too: it is written for the fewest Python
-        # calls (each costs more than a multiplication of two numbers in numpy).
-        arrays = cls.arrays_for_forward(args)
-        # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
-        # costs more than it.
-        if grad_mode._state.enabled and any_requires_grad(args):
-            ctx = node = cls._node_class(args)
-        else:
-            ctx, node = Context(), None
-        try:
-            returned = cls.forward(ctx, *arrays, **options)
-        except ValueError:  # numpy's own error: PyTorch's instead, where it has one
-            error = cls.shapes_error(arrays)
-            if error is None:
-                raise
-            raise error from None
-        # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-        array = returned if returned.__class__ is np.ndarray else np.asarray(returned)
-        # Tensor._from_op, written out: one call less for every op.
-        result = object.__new__(_tensor.Tensor)
-        result._array = array
-        if node is not None:
-            result._grad_fn = node
-            result._requires_grad = True
-        if cls.is_view:
-            result._share_memory_with(args[0])
-        if node is not None and node._to_save:  # after: a view saves its base's versions
-            node._save(arrays, args, returned, result)
-        if open_levels:  # forward mode: the one check that code without it pays
-            propagate(cls, ctx, args, result)
-        return result
+            return profiling.run_op(_run, cls, aten_name(cls, options), args, options)
+        return _run(cls, args, options)
 
     @classmethod
     def node_name(cls) -> str:
@@ -113,6 +82,42 @@ class Op(Function):
         """PyTorch's error for ``arrays`` when ``forward`` failed on them: shapes that do
         not fit together, say (None: numpy's error stands)."""
         return None
+
+
+def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
+    """What ``Op.apply`` does: run ``cls.forward`` on ``args`` and record it when needed.
+
+    Every op runs this, the derivatives' ops too: it is written for the fewest Python
+    calls (each costs more than a multiplication of two numbers in numpy). A function,
+    not a classmethod: Python 3.11 binds a classmethod anew at each call, which made
+    calling it cost twice as much as calling a function."""
+    arrays = cls.arrays_for_forward(args)
+    # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
+    # costs more than it.
+    node = recorded_node(cls._node_class, args) if grad_mode._state.enabled else None
+    ctx = node if node is not None else Context()
+    try:
+        returned = cls.forward(ctx, *arrays, **options)
+    except ValueError:  # numpy's own error: PyTorch's instead, where it has one
+        error = cls.shapes_error(arrays)
+        if error is None:
+            raise
+        raise error from None
+    # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+    array = returned if returned.__class__ is ndarray else np.asarray(returned)
+    # Tensor._from_op, written out: one call less for every op.
+    result = new_object(_tensor.Tensor)
+    result._array = array
+    if node is not None:
+        result._grad_fn = node
+        result._requires_grad = True
+    if cls.is_view:
+        result._share_memory_with(args[0])
+    if node is not None and node._to_save:  # after: a view saves its base's versions
+        node._save(arrays, args, returned, result)
+    if open_levels:  # forward mode: the one check that code without it pays
+        propagate(cls, ctx, args, result)
+    return result
 
 
 class Elementwise(Op):
@@ -199,7 +204,7 @@ def recorded_constant(values: Any, source: Any) -> Any:
     >>> recorded_constant(np.array([True, False]), x)
     tensor([1., 0.], grad_fn=<AddBackward0>)
     """
-    if source.__class__ is np.ndarray:  # a backward pass on arrays: nothing to record
+    if source.__class__ is ndarray:  # a backward pass on arrays: nothing to record
         return values
     if isinstance(values, _tensor.Tensor):  # a comparison of Tensors: its array
         values = values._array
