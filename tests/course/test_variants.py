@@ -18,6 +18,7 @@ import re
 import secrets
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -579,8 +580,15 @@ def open_class(tmp_path_factory) -> tuple[dict, Course]:
     """The sets 02 and 06 of the open secret's class, released and graded: the class's
     teacher's answers, the untouched release, and the repository's key (teacher/source's
     solutions) typed into the class's release."""
-    root = tmp_path_factory.mktemp("open-class")
-    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, WORDED)}
+    return _open_class_graded(tmp_path_factory.mktemp("open-class"), WORDED, wrong=False)
+
+
+def _open_class_graded(root: Path, names: list[str], wrong: bool) -> tuple[dict, Course]:
+    """The sets ``names`` of the open secret's class written into ``root``, released and
+    autograded with three submissions each: the class's teacher's answers, the untouched
+    release, and the repository's key typed in; with ``wrong``, every typical wrong answer
+    too, with the class's numbers."""
+    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, names)}
     course = Course(root=root, env=course_environment(root))
     course.nbgrader("generate_assignment", "*", "--force")
     for name, variant in variants.items():
@@ -588,6 +596,8 @@ def open_class(tmp_path_factory) -> tuple[dict, Course]:
         course.submit("solution", name, _typed_in(release, variant.nb))
         course.submit("untouched", name, release)
         course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
+        for which in range(max(len(m) for m in variant.wrong.values()) if wrong else 0):
+            course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
     course.nbgrader("autograde", "*", "--force")
     return variants, course
 
@@ -901,20 +911,8 @@ def open_class_of_the_rest(tmp_path_factory) -> tuple[dict, Course]:
     """Sets 04, 07, 09 and 12 of the open secret's class, released and autograded: the
     class's teacher's answers, the untouched release, every typical wrong answer with the
     class's numbers, and the repository's key (teacher/source's solutions)."""
-    names = sorted(NEWLY_VARYING)
     root = tmp_path_factory.mktemp("open-class-rest")
-    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, names)}
-    course = Course(root=root, env=course_environment(root))
-    course.nbgrader("generate_assignment", "*", "--force")
-    for name, variant in variants.items():
-        release = course.release(name)
-        course.submit("solution", name, _typed_in(release, variant.nb))
-        course.submit("untouched", name, release)
-        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
-        for which in range(max(len(m) for m in variant.wrong.values())):
-            course.submit(f"wrong-{which}", name, class_submission(release, variant, which))
-    course.nbgrader("autograde", "*", "--force")
-    return variants, course
+    return _open_class_graded(root, sorted(NEWLY_VARYING), wrong=True)
 
 
 @pytest.mark.parametrize("name", sorted(NEWLY_VARYING))
