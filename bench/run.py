@@ -91,8 +91,14 @@ class GradientMismatch(Exception):
     """Two libraries computed different gradients: the benchmark stops, and fails."""
 
 
-def time_cases(case: Case, runners: dict[str, Runner], rounds: dict[str, int], rtol: float):
-    """Check the gradients, then time ``runners`` interleaved for ``max(rounds)`` rounds."""
+def time_cases(
+    case: Case, runners: dict[str, Runner], rounds: dict[str, int], rtol: float, number: int = 1
+):
+    """Check the gradients, then time ``runners`` interleaved for ``max(rounds)`` rounds,
+    each sample the mean of ``number`` runs in a row (as timeit repeats its statement). The
+    collection before a sample walks every object of every library, torch's too, and leaves
+    the CPU caches cold: a sample of one short run (a W2 step, half a millisecond) would
+    time mostly their refilling, which every library pays alike."""
     reference_name, reference = None, None
     for library, runner in list(runners.items()):
         try:
@@ -125,9 +131,11 @@ def time_cases(case: Case, runners: dict[str, Runner], rounds: dict[str, int], r
             gc.collect()
             gc.disable()
             try:
+                run = runners[library]
                 start = time.perf_counter()
-                runners[library]()
-                elapsed = time.perf_counter() - start
+                for _ in range(number):
+                    run()
+                elapsed = (time.perf_counter() - start) / number
             finally:
                 gc.enable()
             case.samples.setdefault(library, []).append(elapsed)
@@ -574,9 +582,15 @@ def run_all(only: set[str], quick: bool) -> list[Case]:
         counts.update({lib: (1 if quick else n) for lib, n in slow.items()})
         return counts
 
-    def measure(case: Case, runners: dict[str, Runner], counts: dict[str, int], rtol: float):
+    def measure(
+        case: Case,
+        runners: dict[str, Runner],
+        counts: dict[str, int],
+        rtol: float,
+        number: int = 1,
+    ):
         start = time.perf_counter()
-        time_cases(case, runners, counts, rtol)
+        time_cases(case, runners, counts, rtol, number)
         cases.append(case)
         medians = ", ".join(
             f"{lib} {format_number(case.median(lib), case.notes.get(lib, ''))}"
@@ -593,7 +607,8 @@ def run_all(only: set[str], quick: bool) -> list[Case]:
         measure(case, chain_runners(1000, recursion_limit=10_000), rounds(21, 7), rtol=1e-12)
     if "W2" in only:
         case = Case("W2", W2_NAME, "ms/step", 1e3)
-        measure(case, mlp_runners(), rounds(31, 7, micrograd=3), rtol=1e-7)
+        # A step takes half a millisecond: ten to a sample (see time_cases).
+        measure(case, mlp_runners(), rounds(31, 7, micrograd=3), rtol=1e-7, number=10)
     if "W3" in only:
         for dtype in (np.float64, np.float32):
             name = np.dtype(dtype).name
