@@ -580,15 +580,17 @@ def open_class(tmp_path_factory) -> tuple[dict, Course]:
     """The sets 02 and 06 of the open secret's class, released and graded: the class's
     teacher's answers, the untouched release, and the repository's key (teacher/source's
     solutions) typed into the class's release."""
-    return _open_class_graded(tmp_path_factory.mktemp("open-class"), WORDED, wrong=False)
+    return _class_graded(tmp_path_factory.mktemp("open-class"), OPEN_SECRET, WORDED)
 
 
-def _open_class_graded(root: Path, names: list[str], wrong: bool) -> tuple[dict, Course]:
-    """The sets ``names`` of the open secret's class written into ``root``, released and
+def _class_graded(
+    root: Path, secret: str, names: list[str], wrong: bool = False
+) -> tuple[dict, Course]:
+    """The sets ``names`` of the class of ``secret`` written into ``root``, released and
     autograded with three submissions each: the class's teacher's answers, the untouched
     release, and the repository's key typed in; with ``wrong``, every typical wrong answer
     too, with the class's numbers."""
-    variants = {v.name: v for v in class_variant.write_class(root, OPEN_SECRET, names)}
+    variants = {v.name: v for v in class_variant.write_class(root, secret, names)}
     course = Course(root=root, env=course_environment(root))
     course.nbgrader("generate_assignment", "*", "--force")
     for name, variant in variants.items():
@@ -912,7 +914,7 @@ def open_class_of_the_rest(tmp_path_factory) -> tuple[dict, Course]:
     class's teacher's answers, the untouched release, every typical wrong answer with the
     class's numbers, and the repository's key (teacher/source's solutions)."""
     root = tmp_path_factory.mktemp("open-class-rest")
-    return _open_class_graded(root, sorted(NEWLY_VARYING), wrong=True)
+    return _class_graded(root, OPEN_SECRET, sorted(NEWLY_VARYING), wrong=True)
 
 
 @pytest.mark.parametrize("name", sorted(NEWLY_VARYING))
@@ -1234,17 +1236,7 @@ RECENT_SECRET = "written-in-the-test-s32"
 def recent_class(tmp_path_factory) -> tuple[dict, Course]:
     """Sets 14, 15 and 18 of the written secret's class, released and graded: the class's
     teacher's answers, the untouched release, and the repository's key typed in."""
-    root = tmp_path_factory.mktemp("recent-class")
-    variants = {v.name: v for v in class_variant.write_class(root, RECENT_SECRET, sorted(RECENT))}
-    course = Course(root=root, env=course_environment(root))
-    course.nbgrader("generate_assignment", "*", "--force")
-    for name, variant in variants.items():
-        release = course.release(name)
-        course.submit("solution", name, _typed_in(release, variant.nb))
-        course.submit("untouched", name, release)
-        course.submit("public-key", name, _typed_in(release, class_variant.read_source(name)))
-    course.nbgrader("autograde", "*", "--force")
-    return variants, course
+    return _class_graded(tmp_path_factory.mktemp("recent-class"), RECENT_SECRET, sorted(RECENT))
 
 
 @pytest.mark.parametrize("name", sorted(RECENT))
