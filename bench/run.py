@@ -310,7 +310,9 @@ def mlp_runners(libraries: Collection[str] = LIBRARIES) -> dict[str, Runner]:
             scores = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3
             loss = relu(1 - y * scores).mean() + ALPHA * sum((p * p).sum() for p in parameters)
             loss.backward()
-            grads = [p.grad.numpy().copy() for p in parameters]
+            # The arrays themselves, as mygrad's step returns its: nothing writes into a
+            # gradient once `p.grad = None` has let it go.
+            grads = [p.grad.numpy() for p in parameters]
             with lib.no_grad():
                 for p in parameters:
                     p -= learning_rate(k) * p.grad
