@@ -36,7 +36,7 @@ from numpy import ndarray
 from . import function, profiling, tangents
 from .alike import summed_to
 from .function import AccumulateGrad, Edge, Node, accumulate_into
-from .grad_mode import _set_enabled, is_grad_enabled, set_grad_enabled
+from .grad_mode import _set_enabled, is_grad_enabled
 from .graph import edge_counts, post_order
 from .shapes import can_sum_to
 from .tensor import Tensor, as_tensor_like
@@ -192,9 +192,14 @@ class BackwardPass:
         become its ``.grad`` without a copy when no one else holds it, and the pass's grad
         mode is set once.
         """
-        with set_grad_enabled(self.create_graph):
+        # (as `with set_grad_enabled(...)`, without making its object for every pass)
+        caller_mode = is_grad_enabled()
+        _set_enabled(self.create_graph)
+        try:
             for _ in self._steps(watched=False):
                 pass  # unwatched, the loop yields nothing: one turn runs the whole pass
+        finally:
+            _set_enabled(caller_mode)
         return self.captured if self.inputs is not None else None
 
     def _steps(self, watched: bool) -> Iterator[Step]:

@@ -797,10 +797,11 @@ def recorded_node(
     for value in inputs:
         if isinstance(value, Tensor):
             array = value._array
-            metadata.append((array.shape, array.dtype))
+            array_dtype = array.dtype  # (a property of numpy's: read once)
+            metadata.append((array.shape, array_dtype))
             if dtype is None:
-                dtype = array.dtype
-            elif array.dtype is not dtype and not value._is_wrapped_number:
+                dtype = array_dtype
+            elif array_dtype is not dtype and not value._is_wrapped_number:
                 mixed = True
             if value._base is not None:
                 value.grad_fn  # noqa: B018 - a view changed in place gets its history again

@@ -29,7 +29,7 @@ import numpy as np
 # (ndarray by its own name, tested on every op: see minigrad/function.py)
 from numpy import ndarray
 
-from . import dtypes, ops, profiling, shapes, tangents
+from . import dtypes, grad_mode, ops, profiling, shapes, tangents
 from .copy_slices import (
     MADE_IN_NO_GRAD,
     CopySlices,
@@ -810,23 +810,21 @@ class Tensor:
         other)`` (``np.subtract`` for ``sub_``): when nothing is recorded and ``other`` is a
         float tensor of this one's dtype and shape, it writes the result straight into this
         tensor's memory."""
-        recorded = self._inplace_is_recorded(other)
+        # (grad mode read directly: under no_grad, the optimizer's case, nothing is asked)
+        recorded = grad_mode._state.enabled and self._inplace_is_recorded(other)
         if profiling.active:  # the profiler names the op as in place: aten::add_
             op = profiling.in_place(op)
-        if isinstance(other, Tensor) and _overlaps_partly(self._array, other._array):
+        array = self._array
+        if isinstance(other, Tensor) and _overlaps_partly(array, other._array):
             raise RuntimeError(
                 "unsupported operation: some elements of the input tensor and the written-to "
                 "tensor refer to a single memory location. Please clone() the tensor before "
                 "performing the operation."
             )
         # An element written twice through a stride of 0 (an expanded tensor); an empty
-        # tensor has no element to write, whatever its strides.
-        strides = zip(self._array.shape, self._array.strides)
-        if (
-            0 in self._array.strides  # (the quick test first: no stride of 0, no such element)
-            and self._array.size
-            and any(n > 1 and step == 0 for n, step in strides)
-        ):
+        # tensor has no element to write, whatever its strides. (The quick test first: no
+        # stride of 0, no such element.)
+        if 0 in array.strides and array.size and _written_twice(array):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -836,7 +834,7 @@ class Tensor:
             # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
             # array, the same arithmetic in the same dtype, without a result and a copy.
             read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
-            ufunc(self._array, read, out=self._array)
+            ufunc(array, read, out=array)
             self._version_counter.bump()
             return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
@@ -1868,6 +1866,12 @@ def _written_directly(tensor: Tensor, other: Any) -> bool:
         and not tangents.open_levels
         and not keepers_of_saved_values
     )
+
+
+def _written_twice(array: np.ndarray) -> bool:
+    """Whether some element of ``array`` is reached through a stride of 0 along a dim of
+    more than one element (an expanded tensor): an in-place write would write it twice."""
+    return any(n > 1 and step == 0 for n, step in zip(array.shape, array.strides))
 
 
 def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:

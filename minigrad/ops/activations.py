@@ -49,7 +49,9 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray) -> np.ndarray:
-        result = np.maximum(a, 0).astype(a.dtype, copy=False)
+        result = np.maximum(a, 0)
+        if result.dtype is not a.dtype:  # (numpy gives integers for a bool input)
+            result = result.astype(a.dtype)
         ctx.save_for_backward(result)
         return result
 
