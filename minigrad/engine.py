@@ -163,9 +163,12 @@ class BackwardPass:
             order, self.dependencies = post_order(roots)
             self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
+        # The nodes that will run and saved something: checked now, freed once they ran.
+        self.holding_saved: set[Node] = set()
         for node in running:  # outputs first, roughly the order nodes will run in
             if node._saved != ():  # (one that saved nothing has nothing to check)
                 node.check_saved_tensors()
+                self.holding_saved.add(node)
         # Leaves whose one incoming gradient nobody else holds: see run().
         self._owned: set[Node] = set()
         self.on_arrays = False  # whether the gradients are numpy arrays: see _steps()
@@ -226,7 +229,7 @@ class BackwardPass:
         leaves_ready: list[tuple[int, AccumulateGrad]] = []
         ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
-        dependencies, needed, not_run = self.dependencies, self.needed, self.not_run
+        dependencies, needed, holding_saved = self.dependencies, self.needed, self.holding_saved
 
         def make_ready(node: Node) -> None:
             if isinstance(node, AccumulateGrad):
@@ -258,15 +261,20 @@ class BackwardPass:
             event = profiling.open_range(f"{EVALUATE}{node.name()}") if profiling.active else None
             try:
                 grad_in, grads_out, step = self._run_node(index, node, contributions, watched)
+                # Read once: where every node class passes, an attribute read is not cached.
+                edges = node.next_functions
+                if len(grads_out) != len(edges):  # checked once: the loop below zips
+                    raise RuntimeError(
+                        f"function {node.name()} returned an incorrect number of gradients "
+                        f"(expected {len(edges)}, got {len(grads_out)})"
+                    )
                 # Each gradient is fitted to its input and delivered in one turn over the
                 # edges; `sent` keeps what was sent, for the step and for adoption below.
                 sent: list[Any] = []
                 fits = node.input_metadata
                 # Not in a watched pass: a step shows each leaf's gradient.
                 may_adopt, no_adoption = False, watched
-                # zip, not zip(strict=True): _run_node checked one gradient per edge.
-                for edge, grad, fit in zip(node.next_functions, grads_out, fits or no_fits):
-                    child = edge[0]
+                for (child, output_nr), grad, fit in zip(edges, grads_out, fits or no_fits):
                     if child is None:  # an input that needs no gradient is sent None
                         sent.append(None)
                         continue
@@ -289,9 +297,9 @@ class BackwardPass:
                     if grad is not None:
                         waiting = arrivals.get(child)
                         if waiting is None:
-                            arrivals[child] = [(node, grad, edge[1])]
+                            arrivals[child] = [(node, grad, output_nr)]
                         else:
-                            waiting.append((node, grad, edge[1]))
+                            waiting.append((node, grad, output_nr))
                     left = dependencies[child] = dependencies[child] - 1
                     if left == 0:  # make_ready(child), written out: it runs for every edge
                         if isinstance(child, AccumulateGrad):
@@ -305,10 +313,7 @@ class BackwardPass:
                     self._owned.update(_leaves_given_new_gradients(node, grad_in, sent, needed))
                 # Freed once what it sent is checked, as PyTorch does.
                 released = (
-                    not self.retain_graph
-                    and node._saved != ()  # (one that saved nothing has nothing to free)
-                    and node not in not_run
-                    and node.release_saved_tensors()
+                    not self.retain_graph and node in holding_saved and node.release_saved_tensors()
                 )
                 if step is not None:
                     step.grads_out, step.released = tuple(sent), released
@@ -378,11 +383,6 @@ class BackwardPass:
                 replaced = hook(_tensors(grads_out), _tensors(grads))
                 if replaced is not None:
                     grads_out = tuple(replaced)
-        if len(grads_out) != len(node.next_functions):  # checked once: the engine then zips
-            raise RuntimeError(
-                f"function {node.name()} returned an incorrect number of gradients "
-                f"(expected {len(node.next_functions)}, got {len(grads_out)})"
-            )
         if not watched:
             return grad_in, grads_out, None
         # The step's grads_out and released are filled in once the gradients are sent.
