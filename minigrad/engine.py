@@ -230,6 +230,7 @@ class BackwardPass:
         ready: list[tuple[int, Node]] = []
         heappush, heappop = heapq.heappush, heapq.heappop
         dependencies, needed, holding_saved = self.dependencies, self.needed, self.holding_saved
+        not_run = self.not_run
 
         def make_ready(node: Node) -> None:
             if isinstance(node, AccumulateGrad):
@@ -260,7 +261,55 @@ class BackwardPass:
             # Timed as PyTorch's profiler shows a step: running the node and sending on.
             event = profiling.open_range(f"{EVALUATE}{node.name()}") if profiling.active else None
             try:
-                grad_in, grads_out, step = self._run_node(index, node, contributions, watched)
+                # What the node received: the sum of what arrived, after any hooks.
+                single = node.num_outputs == 1
+                if single:
+                    grad = contributions[0][1]
+                    if len(contributions) > 1:
+                        for _, more, _ in contributions[1:]:
+                            grad = grad + more
+                        if on_arrays:  # numpy sums 0-d arrays into scalars
+                            grad = np.asarray(grad)
+                    grads: list[Any] = [grad]
+                else:  # a user's Function with several outputs: one sum per output
+                    grads = _sum_per_output(node, contributions, on_arrays)
+                if function.hooks_registered:  # until a hook is registered, no node has one
+                    grads = self._pre_hooks(node, grads)
+                if self.targets:
+                    for output_nr, grad in enumerate(grads):
+                        self._capture(node, output_nr, grad)
+                grad_in = grads[0] if single else tuple(grads)
+                # Then a leaf's .grad is added to, or the node's backward says what to send
+                # to each of its next_functions. (Written here rather than in a method: a
+                # call per node cost about 1 % of W1 and W2.)
+                if isinstance(node, AccumulateGrad):
+                    grads_out = ()
+                    args = (index, node, contributions, grad_in, watched)
+                    if profiling.active:
+                        step = profiling.timed(node.name(), self._accumulate, *args)
+                    else:
+                        step = self._accumulate(*args)
+                elif node in not_run:  # it only receives its gradient (autograd.grad)
+                    grads_out = (None,) * len(node.next_functions)
+                    step = None
+                    if watched:
+                        step = Step(index, node, _frozen(contributions), grad_in, grads_out)
+                else:
+                    if profiling.active:
+                        arguments = [grad_in] if single else grads
+                        grads_out = profiling.timed(node.name(), node, *arguments)
+                    elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
+                        grads_out = node(*_tensors(grads))
+                    else:
+                        # node.__call__(...) is node(...): called by name, CPython calls the
+                        # method directly instead of looking __call__ up through the type.
+                        grads_out = node.__call__(grad_in) if single else node(*grads)
+                    if function.hooks_registered and node.post_hooks:
+                        grads_out = _post_hooks(node, grads_out, grads)
+                    # Its grads_out and released are filled in once the gradients are sent.
+                    step = None
+                    if watched:
+                        step = Step(index, node, _frozen(contributions), grad_in, ())
                 # Read once: where every node class passes, an attribute read is not cached.
                 edges = node.next_functions
                 if len(grads_out) != len(edges):  # checked once: the loop below zips
@@ -326,67 +375,19 @@ class BackwardPass:
         if self.inputs is not None:
             self._check_unused()
 
-    def _run_node(
-        self, index: int, node: Node, contributions: list[tuple[Any, ...]], watched: bool
-    ) -> tuple[Any, tuple[Tensor | None, ...], Step | None]:
-        """Run one node: add up what arrived, apply the hooks, then accumulate into a
-        leaf's ``.grad`` or run the node's backward. Returns the gradient it received, what
-        its backward returned for each of its ``next_functions`` (``_steps`` fits each to
-        its input as it sends it), and, when ``watched``, its ``Step``."""
+    def _pre_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
+        """The gradients ``node`` received, once the hooks of the tensor it made (of its
+        first output, if several) and the node's own pre-hooks have run."""
+        # A leaf's hooks are those of the tensor itself.
         is_leaf = isinstance(node, AccumulateGrad)
-        single = node.num_outputs == 1
-        on_arrays = self.on_arrays
-        if single:
-            grad = contributions[0][1]
-            if len(contributions) > 1:
-                for _, more, _ in contributions[1:]:
-                    grad = grad + more
-                if on_arrays:  # numpy sums 0-d arrays into scalars
-                    grad = np.asarray(grad)
-            grads: list[Tensor | None] = [grad]
-        else:  # a user's Function with several outputs: one sum per output
-            grads = _sum_per_output(node, contributions)
-            if on_arrays:
-                grads = [None if g is None else np.asarray(g) for g in grads]
-        if function.hooks_registered:  # until a hook is registered, no node has one
-            # The hooks of the tensor this node made (of its first output, if several).
-            hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
-            if grads[0] is not None and (hooks or node.retained_tensor is not None):
-                grads[0] = self._tensor_hooks(node, hooks, grads[0])
-            for hook in node.pre_hooks:
-                replaced = hook(_tensors(grads))
-                if replaced is not None:
-                    grads = _same_kind(replaced, on_arrays)
-        if self.targets:
-            for output_nr, grad in enumerate(grads):
-                self._capture(node, output_nr, grad)
-        grad_in = grads[0] if single else tuple(grads)
-        if is_leaf:
-            args = (index, node, contributions, grad_in, watched)
-            if profiling.active:
-                return grad_in, (), profiling.timed(node.name(), self._accumulate, *args)
-            return grad_in, (), self._accumulate(*args)
-        if node in self.not_run:
-            nothing = (None,) * len(node.next_functions)
-            step = Step(index, node, _frozen(contributions), grad_in, nothing) if watched else None
-            return grad_in, nothing, step
-        if profiling.active:
-            grads_out = profiling.timed(node.name(), node, *([grad_in] if single else grads))
-        elif on_arrays and not node.takes_arrays:  # a rule for Tensors only (a user's)
-            grads_out = node(*_tensors(grads))
-        else:
-            # node.__call__(...) is node(...): called by name, CPython calls the method
-            # directly instead of looking __call__ up through the type's call slot.
-            grads_out = node.__call__(grad_in) if single else node(*grads)
-        if function.hooks_registered and node.post_hooks:
-            for hook in node.post_hooks:
-                replaced = hook(_tensors(grads_out), _tensors(grads))
-                if replaced is not None:
-                    grads_out = tuple(replaced)
-        if not watched:
-            return grad_in, grads_out, None
-        # The step's grads_out and released are filled in once the gradients are sent.
-        return grad_in, grads_out, Step(index, node, _frozen(contributions), grad_in, ())
+        hooks = node.variable._hooks if is_leaf else node.tensor_pre_hooks
+        if grads[0] is not None and (hooks or node.retained_tensor is not None):
+            grads[0] = self._tensor_hooks(node, hooks, grads[0])
+        for hook in node.pre_hooks:
+            replaced = hook(_tensors(grads))
+            if replaced is not None:
+                grads = _same_kind(replaced, self.on_arrays)
+        return grads
 
     def _tensor_hooks(self, node: Node, hooks: Sequence[Any], grad: Tensor) -> Tensor:
         """``hooks``, those of the tensor ``node`` made (``register_hook``), then
@@ -486,14 +487,16 @@ def current_pass() -> BackwardPass | None:
 
 
 def _sum_per_output(
-    node: Node, contributions: list[tuple[Node | None, Tensor, int]]
+    node: Node, contributions: list[tuple[Node | None, Tensor, int]], on_arrays: bool
 ) -> list[Tensor | None]:
     """The gradient for each output of a node with several: the sum of what arrived for it
-    (None for an output nothing reached)."""
+    (None for an output nothing reached); a 0-d array, not a numpy scalar, ``on_arrays``."""
     grads: list[Tensor | None] = [None] * node.num_outputs
     for _, grad, output_nr in contributions:
         previous = grads[output_nr]
         grads[output_nr] = grad if previous is None else previous + grad
+    if on_arrays:
+        grads = [None if g is None else np.asarray(g) for g in grads]
     return grads
 
 
@@ -649,3 +652,13 @@ def _frozen(contributions: list[tuple[Any, ...]]) -> tuple[tuple[Node | None, Te
 
 def _freeze(grad: Tensor | None) -> Tensor | None:
     return None if grad is None else Tensor(grad._array.copy())
+
+
+def _post_hooks(node: Node, grads_out: Sequence[Any], grads: Sequence[Any]) -> Sequence[Any]:
+    """What ``node`` sends on, once its post-hooks have seen it with ``grads``, what it
+    received (a tuple a hook returns replaces it)."""
+    for hook in node.post_hooks:
+        replaced = hook(_tensors(grads_out), _tensors(grads))
+        if replaced is not None:
+            grads_out = tuple(replaced)
+    return grads_out
