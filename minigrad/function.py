@@ -588,7 +588,8 @@ class BackwardNode(Node, Context):
         return getattr(self, "node_name", None) or self.function.node_name()
 
     def __call__(self, grad: Tensor) -> tuple[Tensor | None, ...]:
-        if grad.__class__ is ndarray:  # a pass on arrays: the saved tensors are arrays too
+        # A pass on arrays: the saved tensors are arrays too (said to a node that saved any).
+        if grad.__class__ is ndarray and self._saved:
             self._saved_as_arrays = True
             try:
                 grads = self.function.backward(self, grad)
@@ -598,14 +599,15 @@ class BackwardNode(Node, Context):
             grads = self.function.backward(self, grad)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        if len(grads) != len(self.needs_input_grad):
-            raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients "
-                f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
-            )
         # next_functions holds an edge for Tensor arguments only; numbers get no gradient.
-        # (Built-in ops get numbers as wrapped Tensors: then every gradient is kept as it is.)
+        # (Built-in ops get numbers as wrapped Tensors: then every gradient is kept as it
+        # is, and the engine checks that there is one per edge, as it does for any node.)
         if self.input_is_tensor is not None:
+            if len(grads) != len(self.needs_input_grad):
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients "
+                    f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
+                )
             kept = zip(grads, self.input_is_tensor, strict=True)
             grads = tuple(grad for grad, is_tensor in kept if is_tensor)
         return grads
