@@ -142,26 +142,29 @@ class BackwardPass:
                 f"grad requires one gradient per output: got {len(grad_outputs)} gradients "
                 f"for {len(outputs)} outputs"
             )
-        self.roots = [
-            (_root_edge(i, output), _seed_gradient(i, output, grad))
-            for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True))
-        ]
+        # Each output's edge and the gradient it starts from (a loop: a comprehension is a
+        # function call of its own).
+        self.roots: list[tuple[Edge, Any]] = []
+        self.root_nodes: list[Node] = []
+        for i, (output, grad) in enumerate(zip(outputs, grad_outputs, strict=True)):
+            edge = _root_edge(i, output)
+            self.roots.append((edge, _seed_gradient(i, output, grad)))
+            self.root_nodes.append(edge[0])
         self.inputs = inputs
         # backward(inputs=...): add into those tensors' .grad instead of returning them.
         self.accumulate_into_inputs = accumulate_into_inputs
         self.allow_unused = allow_unused or accumulate_into_inputs
         self.targets: dict[tuple[Node, int], int] = {} if inputs is None else _targets(inputs)
-        self.target_nodes = {node for node, _ in self.targets}
         self.captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
-        roots = [node for (node, _), _ in self.roots]
         self.needed: Set[Node]
         running: Iterable[Node]
         if inputs is None:  # every node reached runs: the walk's counts list them
-            self.dependencies = running = edge_counts(roots)
+            self.dependencies = running = edge_counts(self.root_nodes)
             self.needed, self.not_run = self.dependencies.keys(), set()
         else:  # which nodes lead to the inputs: children are looked at before parents
-            order, self.dependencies = post_order(roots)
-            self.needed, self.not_run = _plan_for_inputs(order, self.target_nodes)
+            order, self.dependencies = post_order(self.root_nodes)
+            targets = {node for node, _ in self.targets}
+            self.needed, self.not_run = _plan_for_inputs(order, targets)
             running = [n for n in reversed(order) if n in self.needed and n not in self.not_run]
         # The nodes that will run and saved something: checked now, freed once they ran.
         self.holding_saved: set[Node] = set()
@@ -239,10 +242,13 @@ class BackwardPass:
                 heappush(ready, (-node.sequence_nr, node))
 
         for (node, output_nr), seed in self.roots:
-            grad = seed._array if self.on_arrays else seed
+            if seed.__class__ is ndarray:  # the ones of a scalar's backward()
+                grad = seed if self.on_arrays else Tensor(seed)
+            else:
+                grad = seed._array if self.on_arrays else seed
             arrivals.setdefault(node, []).append((None, grad, output_nr))
         # Each root once (it may be given twice), unless it waits for another root's gradient.
-        for node in dict.fromkeys(node for (node, _), _ in self.roots):
+        for node in dict.fromkeys(self.root_nodes):
             if dependencies[node] == 0:
                 make_ready(node)
         kind = ndarray if self.on_arrays else Tensor  # what the pass's gradients are
@@ -565,8 +571,9 @@ def _root_edge(index: int, output: Tensor) -> Edge:
     return edge
 
 
-def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
-    """The gradient a pass starts from: ones for a scalar, else the caller's ``gradient``."""
+def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor | np.ndarray:
+    """The gradient a pass starts from: ones for a scalar (an array, made a Tensor only for
+    a pass on Tensors), else the caller's ``gradient``."""
     if grad is None:
         if output.numel() != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -585,10 +592,10 @@ def _seed_gradient(index: int, output: Tensor, grad: Any) -> Tensor:
     return grad
 
 
-def _ones_like(output: Tensor) -> Tensor:
+def _ones_like(output: Tensor) -> np.ndarray:
     ones = np.empty(output._array.shape, output._array.dtype)
     ones.fill(1)  # what np.ones_like does, without its Python wrapper (a third of the cost)
-    return Tensor(ones)
+    return ones
 
 
 def _of_kind(node: Node, i: int, grad: Any, on_arrays: bool) -> Any:
