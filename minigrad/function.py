@@ -660,10 +660,14 @@ class BackwardNode(Node, Context):
                 if value is array:
                     if not tensor._requires_grad:
                         self._constants += ((edge, len(saved)),)
-                    # (_kept's wrapped number, written out: every x * 0.5 saves one)
-                    saved.append(
-                        tensor if tensor._is_wrapped_number else _kept(tensor, False, self)
-                    )
+                    # _kept, written out for the two common cases: a call per saved input
+                    # cost more than the rest of keeping it.
+                    if tensor._is_wrapped_number:  # (every x * 0.5 saves one)
+                        saved.append(tensor)
+                    elif _saved_tensor_hooks.__dict__.get("stack"):  # hooks pack it
+                        saved.append(_kept(tensor, False, self))
+                    else:
+                        saved.append((tensor, tensor._version_counter.value))
                     break
                 edge += 1
             else:  # made in forward or given as an option (a mask, indices, class weights)
