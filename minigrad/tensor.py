@@ -349,25 +349,6 @@ class Tensor:
         result.grad_fn, result._requires_grad, result._version_counter = node, True, version
         return result
 
-    @classmethod
-    def _wrap_number(cls, value: Any) -> Tensor:
-        """A Python number as an operand: a tensor that type promotion treats as a number."""
-        # Floats first, the common case (x * 0.5); bools before ints, as bool is an int.
-        # (dtype objects, positional: np.array converts a type such as np.float64 to its
-        # dtype at every call, and parses a keyword, which together cost a third of it)
-        if isinstance(value, _FLOATS):
-            array = np.array(value, _FLOAT64)
-        elif isinstance(value, _BOOLS):
-            array = np.array(value, _BOOL)
-        elif isinstance(value, _INTEGERS):
-            array = np.array(value, _INT64)
-        else:
-            raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = new_object(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
-        wrapped._array = array
-        wrapped._is_wrapped_number = True
-        return wrapped
-
     @property
     def output_nr(self) -> int:
         """Which output of its ``grad_fn`` this tensor is (0 but for a Function's others)."""
@@ -1833,7 +1814,36 @@ def _operand(value: Any) -> Tensor:
         return value
     if isinstance(value, ndarray):
         return Tensor(value)
-    return Tensor._wrap_number(value)
+    return _wrapped_number(value)
+
+
+def _wrapped_number(value: Any) -> Tensor:
+    """A Python number as an operand: a tensor that type promotion treats as a number.
+
+    A module function, not a classmethod (Python 3.11 binds one at each call): x * 0.5
+    wraps 0.5 every time.
+
+    >>> _wrapped_number(0.5)._array.dtype, _wrapped_number(True)._array.dtype
+    (dtype('float64'), dtype('bool'))
+    """
+    # A Python float first, the common case: np.array makes it float64 unasked, which
+    # costs less than being told. Bools before ints, as bool is an int. (Other dtype
+    # objects positional: np.array converts a type such as np.float64 to its dtype at
+    # every call, and parses a keyword, which together cost a third of it.)
+    if value.__class__ is float:
+        array = np.array(value)
+    elif isinstance(value, _FLOATS):
+        array = np.array(value, _FLOAT64)
+    elif isinstance(value, _BOOLS):
+        array = np.array(value, _BOOL)
+    elif isinstance(value, _INTEGERS):
+        array = np.array(value, _INT64)
+    else:
+        raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+    wrapped = new_object(Tensor)  # as _run makes an op's result
+    wrapped._array = array
+    wrapped._is_wrapped_number = True
+    return wrapped
 
 
 def as_tensor_like(value: Any, like: Tensor) -> Tensor:
