@@ -815,7 +815,7 @@ class Tensor:
             # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
             # array, the same arithmetic in the same dtype, without a result and a copy.
             read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
-            ufunc(array, read, out=array)
+            ufunc(array, read, array)  # out= given by place: no keyword to parse
             self._version_counter.bump()
             return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
@@ -1867,9 +1867,10 @@ def _written_directly(tensor: Tensor, other: Any) -> bool:
     if not isinstance(other, Tensor):
         return False
     array, read = tensor._array, other._array
+    dtype = array.dtype  # (a property of numpy's: read once)
     return (
-        read.dtype is array.dtype
-        and array.dtype.kind == "f"
+        read.dtype is dtype
+        and dtype.kind == "f"
         and read.shape == array.shape
         and array.flags.writeable
         and not profiling.active
@@ -1887,6 +1888,10 @@ def _written_twice(array: np.ndarray) -> bool:
 def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
     """Whether an in-place op would read memory it writes, other than element for element
     (``y[0:2].add_(y[1:])``): PyTorch refuses that; ``y.add_(y)`` is fine."""
+    # Two arrays that own their memory (no base) are one array or apart: the quick test,
+    # as np.may_share_memory costs four times as much (the optimizer's p -= lr * p.grad).
+    if written.base is None and read.base is None:
+        return False
     if not np.may_share_memory(written, read):
         return False
     same = (written.__array_interface__["data"][0], written.shape, written.strides)
