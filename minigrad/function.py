@@ -194,7 +194,10 @@ class AccumulateGrad(Node):
     formula = "leaf.grad += grad"
 
     def __init__(self, variable: Tensor) -> None:
-        super().__init__(())
+        # Node.__init__'s two lines, written out (no super() call): a leaf gets a new one
+        # for every graph it is used in.
+        self.next_functions = ()
+        self.sequence_nr = next(_sequence_numbers)
         self.variable = variable
 
     def name(self) -> str:
@@ -816,10 +819,13 @@ def recorded_node(
                 value.grad_fn  # noqa: B018 - a view changed in place gets its history again
             if value._requires_grad:
                 node = value._grad_fn
-                if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
+                if node is None:  # a leaf: its AccumulateGrad, made as _edge() does if none
                     accumulator = value._accumulator
                     node = accumulator() if accumulator is not None else None
-                    edges.append((node, 0) if node is not None else value._edge())
+                    if node is None:  # (the last graph that held it has died)
+                        node = AccumulateGrad(value)
+                        value._accumulator = weakref.ref(node)
+                    edges.append((node, 0))
                 else:
                     edges.append((node, value._output_nr))
                 needs_grad.append(True)
