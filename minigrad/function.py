@@ -107,8 +107,9 @@ class Node:
     tensor_pre_hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # register_hook
     retained_tensor: weakref.ref[Tensor] | None = None  # retain_grad
     # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
-    # shape and casts it to the dtype. None where the node needs no such check.
-    input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+    # shape and casts it to the dtype. None where the node needs no such check. (A list
+    # where recorded_node made it: only read, and a tuple of it would cost a call per op.)
+    input_metadata: Sequence[tuple[tuple[int, ...], np.dtype]] | None = None
     # Whether the gradients this node returns are new tensors that it keeps no reference
     # to: then the engine may make one a leaf's .grad without copying it.
     returns_new_gradients: bool = False
@@ -841,7 +842,7 @@ def recorded_node(
     # Node.__init__'s two lines, written out.
     node.next_functions = tuple(edges)
     node.sequence_nr = next(_sequence_numbers)
-    node.input_metadata = tuple(metadata)
+    node.input_metadata = metadata
     node.needs_input_grad = tuple(needs_grad)
     if len(edges) != len(inputs):
         node.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)
