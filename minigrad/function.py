@@ -69,7 +69,7 @@ FREED_GRAPH_MESSAGE = (
 _sequence_numbers = itertools.count()
 
 # object.__new__, read once: Python 3.11 looks a method of a class up in full at every
-# read, and every op makes a node and a tensor without their __init__ (see recorded_node).
+# read, and every op makes a tensor without its __init__ (see ops.base._run).
 new_object = object.__new__
 
 # Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever
@@ -107,8 +107,9 @@ class Node:
     tensor_pre_hooks: Sequence[Callable[[Tensor], Tensor | None]] = ()  # register_hook
     retained_tensor: weakref.ref[Tensor] | None = None  # retain_grad
     # (shape, dtype) of each input: the engine sums a broadcast gradient back to the
-    # shape and casts it to the dtype. None where the node needs no such check.
-    input_metadata: tuple[tuple[tuple[int, ...], np.dtype], ...] | None = None
+    # shape and casts it to the dtype. None where the node needs no such check. (A list
+    # where recorded_node made it: only read, and a tuple of it would cost a call per op.)
+    input_metadata: Sequence[tuple[tuple[int, ...], np.dtype]] | None = None
     # Whether the gradients this node returns are new tensors that it keeps no reference
     # to: then the engine may make one a leaf's .grad without copying it.
     returns_new_gradients: bool = False
@@ -194,7 +195,10 @@ class AccumulateGrad(Node):
     formula = "leaf.grad += grad"
 
     def __init__(self, variable: Tensor) -> None:
-        super().__init__(())
+        # Node.__init__'s two lines, written out (no super() call): a leaf gets a new one
+        # for every graph it is used in.
+        self.next_functions = ()
+        self.sequence_nr = next(_sequence_numbers)
         self.variable = variable
 
     def name(self) -> str:
@@ -578,6 +582,11 @@ class BackwardNode(Node, Context):
     # True while backward runs on arrays: saved_tensors then gives arrays too.
     _saved_as_arrays = False
 
+    # recorded_node makes every node and sets what Node.__init__ would. Called with no
+    # argument, a class whose __init__ is object's runs none in Python, and costs less than
+    # object.__new__(cls) (a builtin that checks its argument: about 400 instructions more).
+    __init__ = object.__init__  # type: ignore[assignment]
+
     @property  # type: ignore[override]
     def formula(self) -> str:
         return self.function.formula
@@ -662,10 +671,14 @@ class BackwardNode(Node, Context):
                 if value is array:
                     if not tensor._requires_grad:
                         self._constants += ((edge, len(saved)),)
-                    # (_kept's wrapped number, written out: every x * 0.5 saves one)
-                    saved.append(
-                        tensor if tensor._is_wrapped_number else _kept(tensor, False, self)
-                    )
+                    # _kept, written out for the two common cases: a call per saved input
+                    # cost more than the rest of keeping it.
+                    if tensor._is_wrapped_number:  # (every x * 0.5 saves one)
+                        saved.append(tensor)
+                    elif _saved_tensor_hooks.__dict__.get("stack"):  # hooks pack it
+                        saved.append(_kept(tensor, False, self))
+                    else:
+                        saved.append((tensor, tensor._version_counter.value))
                     break
                 edge += 1
             else:  # made in forward or given as an option (a mask, indices, class weights)
@@ -809,10 +822,13 @@ def recorded_node(
                 value.grad_fn  # noqa: B018 - a view changed in place gets its history again
             if value._requires_grad:
                 node = value._grad_fn
-                if node is None:  # a leaf: its AccumulateGrad, made by _edge() if none
+                if node is None:  # a leaf: its AccumulateGrad, made as _edge() does if none
                     accumulator = value._accumulator
                     node = accumulator() if accumulator is not None else None
-                    edges.append((node, 0) if node is not None else value._edge())
+                    if node is None:  # (the last graph that held it has died)
+                        node = AccumulateGrad(value)
+                        value._accumulator = weakref.ref(node)
+                    edges.append((node, 0))
                 else:
                     edges.append((node, value._output_nr))
                 needs_grad.append(True)
@@ -824,11 +840,11 @@ def recorded_node(
             needs_grad.append(False)
     if not recorded:
         return None
-    node = new_object(node_class)
+    node = node_class()
     # Node.__init__'s two lines, written out.
     node.next_functions = tuple(edges)
     node.sequence_nr = next(_sequence_numbers)
-    node.input_metadata = tuple(metadata)
+    node.input_metadata = metadata
     node.needs_input_grad = tuple(needs_grad)
     if len(edges) != len(inputs):
         node.input_is_tensor = tuple(isinstance(value, Tensor) for value in inputs)

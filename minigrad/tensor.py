@@ -349,25 +349,6 @@ class Tensor:
         result.grad_fn, result._requires_grad, result._version_counter = node, True, version
         return result
 
-    @classmethod
-    def _wrap_number(cls, value: Any) -> Tensor:
-        """A Python number as an operand: a tensor that type promotion treats as a number."""
-        # Floats first, the common case (x * 0.5); bools before ints, as bool is an int.
-        # (dtype objects, positional: np.array converts a type such as np.float64 to its
-        # dtype at every call, and parses a keyword, which together cost a third of it)
-        if isinstance(value, _FLOATS):
-            array = np.array(value, _FLOAT64)
-        elif isinstance(value, _BOOLS):
-            array = np.array(value, _BOOL)
-        elif isinstance(value, _INTEGERS):
-            array = np.array(value, _INT64)
-        else:
-            raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-        wrapped = new_object(cls)  # as _from_op, written out: x * 0.5 wraps 0.5 each time
-        wrapped._array = array
-        wrapped._is_wrapped_number = True
-        return wrapped
-
     @property
     def output_nr(self) -> int:
         """Which output of its ``grad_fn`` this tensor is (0 but for a Function's others)."""
@@ -834,7 +815,7 @@ class Tensor:
             # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
             # array, the same arithmetic in the same dtype, without a result and a copy.
             read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
-            ufunc(array, read, out=array)
+            ufunc(array, read, array)  # out= given by place: no keyword to parse
             self._version_counter.bump()
             return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
@@ -1833,7 +1814,36 @@ def _operand(value: Any) -> Tensor:
         return value
     if isinstance(value, ndarray):
         return Tensor(value)
-    return Tensor._wrap_number(value)
+    return _wrapped_number(value)
+
+
+def _wrapped_number(value: Any) -> Tensor:
+    """A Python number as an operand: a tensor that type promotion treats as a number.
+
+    A module function, not a classmethod (Python 3.11 binds one at each call): x * 0.5
+    wraps 0.5 every time.
+
+    >>> _wrapped_number(0.5)._array.dtype, _wrapped_number(True)._array.dtype
+    (dtype('float64'), dtype('bool'))
+    """
+    # A Python float first, the common case: np.array makes it float64 unasked, which
+    # costs less than being told. Bools before ints, as bool is an int. (Other dtype
+    # objects positional: np.array converts a type such as np.float64 to its dtype at
+    # every call, and parses a keyword, which together cost a third of it.)
+    if value.__class__ is float:
+        array = np.array(value)
+    elif isinstance(value, _FLOATS):
+        array = np.array(value, _FLOAT64)
+    elif isinstance(value, _BOOLS):
+        array = np.array(value, _BOOL)
+    elif isinstance(value, _INTEGERS):
+        array = np.array(value, _INT64)
+    else:
+        raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+    wrapped = new_object(Tensor)  # as _run makes an op's result
+    wrapped._array = array
+    wrapped._is_wrapped_number = True
+    return wrapped
 
 
 def as_tensor_like(value: Any, like: Tensor) -> Tensor:
@@ -1857,9 +1867,10 @@ def _written_directly(tensor: Tensor, other: Any) -> bool:
     if not isinstance(other, Tensor):
         return False
     array, read = tensor._array, other._array
+    dtype = array.dtype  # (a property of numpy's: read once)
     return (
-        read.dtype is array.dtype
-        and array.dtype.kind == "f"
+        read.dtype is dtype
+        and dtype.kind == "f"
         and read.shape == array.shape
         and array.flags.writeable
         and not profiling.active
@@ -1877,6 +1888,10 @@ def _written_twice(array: np.ndarray) -> bool:
 def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
     """Whether an in-place op would read memory it writes, other than element for element
     (``y[0:2].add_(y[1:])``): PyTorch refuses that; ``y.add_(y)`` is fine."""
+    # Two arrays that own their memory (no base) are one array or apart: the quick test,
+    # as np.may_share_memory costs four times as much (the optimizer's p -= lr * p.grad).
+    if written.base is None and read.base is None:
+        return False
     if not np.may_share_memory(written, read):
         return False
     same = (written.__array_interface__["data"][0], written.shape, written.strides)

@@ -53,8 +53,11 @@ class Op(Function):
     returns_new_gradients = True
     _node_base = BackwardNode
 
-    @classmethod
-    def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
+    # A static method given its op, not a classmethod: Python 3.11 binds a classmethod
+    # anew at each read, and _run reads this for every op (``cls.arrays_for_forward(cls,
+    # args)``).
+    @staticmethod
+    def arrays_for_forward(op: type[Op], args: tuple[Any, ...]) -> list[Any]:
         """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
         Tensor = _tensor.Tensor
         # A loop, not a list comprehension: in this Python (3.11) a comprehension is a
@@ -91,7 +94,7 @@ def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tenso
     calls (each costs more than a multiplication of two numbers in numpy). A function,
     not a classmethod: Python 3.11 binds a classmethod anew at each call, which made
     calling it cost twice as much as calling a function."""
-    arrays = cls.arrays_for_forward(args)
+    arrays = cls.arrays_for_forward(cls, args)
     # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
     # costs more than it.
     node = recorded_node(cls._node_class, args) if grad_mode._state.enabled else None
@@ -124,8 +127,8 @@ class Elementwise(Op):
     """An op on operands of the same shape after broadcasting, computed in the dtype that
     PyTorch's type promotion gives (``int_tensor * 2.5`` is float32, not numpy's float64)."""
 
-    @classmethod
-    def arrays_for_forward(cls, args: tuple[Any, ...]) -> list[Any]:
+    @staticmethod
+    def arrays_for_forward(op: type[Op], args: tuple[Any, ...]) -> list[Any]:
         first = args[0]._array
         dtype = first.dtype
         arrays = [first]
@@ -140,15 +143,15 @@ class Elementwise(Op):
                     # promotion: x_float32 * 2.5 and x + 1 are float32): cast here.
                     array = array.astype(dtype)
                 elif array.dtype is not _BOOL or dtype.kind != "f":
-                    return cls._promoted_arrays(args)
+                    return op._promoted_arrays(args)
             arrays.append(array)
         # The most common case: operands of one dtype (numbers wrapped in it too), or a
         # float tensor and masks (bool: numpy and PyTorch keep the float type), of any
         # shapes: numpy broadcasts them as PyTorch does, and shapes that do not broadcast
         # get PyTorch's error from shapes_error when numpy refuses them.
-        if dtype.kind == "f" or cls.computation_dtype(dtype) is dtype:
+        if dtype.kind == "f" or op.computation_dtype(dtype) is dtype:
             return arrays
-        return cls._promoted_arrays(args)
+        return op._promoted_arrays(args)
 
     @classmethod
     def shapes_error(cls, arrays: list[Any]) -> RuntimeError | None:
