@@ -1888,9 +1888,10 @@ def _written_twice(array: np.ndarray) -> bool:
 def _overlaps_partly(written: np.ndarray, read: np.ndarray) -> bool:
     """Whether an in-place op would read memory it writes, other than element for element
     (``y[0:2].add_(y[1:])``): PyTorch refuses that; ``y.add_(y)`` is fine."""
-    # Two arrays that own their memory (no base) are one array or apart: the quick test,
-    # as np.may_share_memory costs four times as much (the optimizer's p -= lr * p.grad).
-    if written.base is None and read.base is None:
+    # Two arrays that each own their memory are one array or apart: the quick test, as
+    # np.may_share_memory costs twice as much (the optimizer's p -= lr * p.grad). (Not
+    # `base is None`: an array made in C around memory it does not own may have no base.)
+    if written.flags.owndata and read.flags.owndata:
         return False
     if not np.may_share_memory(written, read):
         return False
