@@ -526,7 +526,7 @@ def _kept(tensor: Tensor, is_result: bool, node: Node | None = None) -> Kept:
     if hooks and not tensor._is_wrapped_number:
         return SavedTensor.under_hooks(tensor, is_result, hooks, node)
     if is_result:
-        return SavedTensor(tensor, is_result=True)
+        return SavedTensor(tensor, True)  # is_result (positional: a keyword costs more)
     if tensor._is_wrapped_number:
         return tensor
     return (tensor, tensor._version_counter.value)

@@ -967,14 +967,9 @@ class Tensor:
                 )
         return self._apply_inplace(lambda t: t.masked_fill(mask, value), value)
 
-    def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other)
-
-    def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other)
-
-    def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other)
+    # x += y is x.add_(y) itself (the same function, no call in between: the optimizer's
+    # p -= lr * p.grad runs it for every parameter)
+    __iadd__, __isub__, __imul__ = add_, sub_, mul_
 
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
