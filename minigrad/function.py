@@ -210,6 +210,15 @@ class AccumulateGrad(Node):
         return ()
 
 
+def new_accumulator(leaf: Tensor) -> AccumulateGrad:
+    """A new ``AccumulateGrad`` node for ``leaf``, which the leaf keeps weakly: it lives as
+    long as a graph holds it, and a graph made after that one died gets a new one, as in
+    PyTorch."""
+    accumulator = AccumulateGrad(leaf)
+    leaf._accumulator = weakref.ref(accumulator)
+    return accumulator
+
+
 def accumulate_into(tensor: Tensor, grad: Tensor, create_graph: bool, owned: bool = False) -> None:
     """``tensor.grad += grad``, as PyTorch's AccumulateGrad does it (``retain_grad`` too).
 
@@ -826,8 +835,7 @@ def recorded_node(
                     accumulator = value._accumulator
                     node = accumulator() if accumulator is not None else None
                     if node is None:  # (the last graph that held it has died)
-                        node = AccumulateGrad(value)
-                        value._accumulator = weakref.ref(node)
+                        node = new_accumulator(value)
                     edges.append((node, 0))
                 else:
                     edges.append((node, value._output_nr))

@@ -42,6 +42,7 @@ from .function import (
     Node,
     SavedTensor,
     keepers_of_saved_values,
+    new_accumulator,
     new_object,
     note_hook_registered,
     short_name,
@@ -364,8 +365,7 @@ class Tensor:
             return (None, 0)
         accumulator = self._accumulator() if self._accumulator is not None else None
         if accumulator is None:
-            accumulator = AccumulateGrad(self)
-            self._accumulator = weakref.ref(accumulator)
+            accumulator = new_accumulator(self)
         return (accumulator, 0)
 
     # -- what a tensor is ---------------------------------------------------------------
