@@ -21,7 +21,6 @@ tensor(4.)
 from __future__ import annotations
 
 import heapq
-import itertools
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence, Set
@@ -252,7 +251,7 @@ class BackwardPass:
             if dependencies[node] == 0:
                 make_ready(node)
         kind = ndarray if self.on_arrays else Tensor  # what the pass's gradients are
-        on_arrays, no_fits = self.on_arrays, itertools.repeat(None)
+        on_arrays = self.on_arrays
         index = 0
         while leaves_ready or ready:
             node = heappop(leaves_ready if leaves_ready else ready)[1]
@@ -318,7 +317,7 @@ class BackwardPass:
                         step = Step(index, node, _frozen(contributions), grad_in, ())
                 # Read once: where every node class passes, an attribute read is not cached.
                 edges = node.next_functions
-                if len(grads_out) != len(edges):  # checked once: the loop below zips
+                if len(grads_out) != len(edges):  # checked once: the loop below indexes both
                     raise RuntimeError(
                         f"function {node.name()} returned an incorrect number of gradients "
                         f"(expected {len(edges)}, got {len(grads_out)})"
@@ -329,13 +328,18 @@ class BackwardPass:
                 fits = node.input_metadata
                 # Not in a watched pass: a step shows each leaf's gradient.
                 may_adopt, no_adoption = False, watched
-                for (child, output_nr), grad, fit in zip(edges, grads_out, fits or no_fits):
+                # By position, not a zip: a zip of three makes four objects, which cost more
+                # than the indexing for the one or two edges of most nodes.
+                for position in range(len(edges)):
+                    child, output_nr = edges[position]
                     if child is None:  # an input that needs no gradient is sent None
                         sent.append(None)
                         continue
+                    grad = grads_out[position]
                     if grad is not None:
                         if grad.__class__ is not kind:
-                            grad = _of_kind(node, len(sent), grad, on_arrays)
+                            grad = _of_kind(node, position, grad, on_arrays)
+                        fit = fits[position] if fits is not None else None
                         if fit is not None:
                             shape, dtype = fit
                             array = grad if on_arrays else grad._array
@@ -344,7 +348,7 @@ class BackwardPass:
                             if array.shape != shape or (
                                 array.dtype is not dtype and array.dtype != dtype
                             ):
-                                grad = _fitted(node, len(sent), grad, array, shape, dtype)
+                                grad = _fitted(node, position, grad, array, shape, dtype)
                     sent.append(grad)
                     if child not in needed:
                         continue
