@@ -233,6 +233,8 @@ class BackwardPass:
         heappush, heappop = heapq.heappush, heapq.heappop
         dependencies, needed, holding_saved = self.dependencies, self.needed, self.holding_saved
         not_run = self.not_run
+        # Without inputs= every node reached runs: no need to ask `needed` or `not_run`.
+        every_node_runs = self.inputs is None
 
         def make_ready(node: Node) -> None:
             if isinstance(node, AccumulateGrad):
@@ -294,7 +296,7 @@ class BackwardPass:
                         step = profiling.timed(node.name(), self._accumulate, *args)
                     else:
                         step = self._accumulate(*args)
-                elif node in not_run:  # it only receives its gradient (autograd.grad)
+                elif not every_node_runs and node in not_run:  # it only receives its gradient
                     grads_out = (None,) * len(node.next_functions)
                     step = None
                     if watched:
@@ -350,7 +352,7 @@ class BackwardPass:
                             ):
                                 grad = _fitted(node, position, grad, array, shape, dtype)
                     sent.append(grad)
-                    if child not in needed:
+                    if not every_node_runs and child not in needed:
                         continue
                     # the gradient arrives, and the child runs once all of its own have
                     if grad is not None:
