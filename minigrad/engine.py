@@ -256,7 +256,11 @@ class BackwardPass:
         on_arrays = self.on_arrays
         index = 0
         while leaves_ready or ready:
-            node = heappop(leaves_ready if leaves_ready else ready)[1]
+            # Which heap a node comes from says whether it is a leaf's (no isinstance call).
+            if leaves_ready:
+                node, is_leaf = heappop(leaves_ready)[1], True
+            else:
+                node, is_leaf = heappop(ready)[1], False
             contributions = arrivals.pop(node, None)
             if contributions is None:  # nothing but "no gradient" arrived: pass that on
                 for child, _ in node.next_functions:
@@ -289,7 +293,7 @@ class BackwardPass:
                 # Then a leaf's .grad is added to, or the node's backward says what to send
                 # to each of its next_functions. (Written here rather than in a method: a
                 # call per node cost about 1 % of W1 and W2.)
-                if isinstance(node, AccumulateGrad):
+                if is_leaf:
                     grads_out = ()
                     args = (index, node, contributions, grad_in, watched)
                     if profiling.active:
