@@ -77,7 +77,8 @@ def summed_to(grad: Any, shape: tuple[int, ...]) -> Any:
         return np.asarray(np.add.reduce(grad, axis=tuple(range(grad.ndim))))
     leading = grad.ndim - len(shape)
     if leading > 0:
-        grad = np.add.reduce(grad, axis=tuple(range(leading)))
+        # (one leading dim, a bias's: its axis as a number, not a tuple made for it)
+        grad = np.add.reduce(grad, axis=0 if leading == 1 else tuple(range(leading)))
     if grad.shape == shape:  # only leading dims were added (a bias's gradient)
         return grad
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
@@ -89,17 +90,19 @@ def expanded_view(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | Non
     Made directly for an array in one contiguous block, as numpy's ``broadcast_to`` would
     (which costs as much as a dozen small ops, on the path of every sum's derivative);
     None when ``array`` is not contiguous or does not fit ``shape`` (broadcast_to decides)."""
+    # The strides as a tuple: numpy converts a list element by element.
     if not array.ndim:  # one number (the gradient of a sum or mean of everything)
-        strides = [0] * len(shape)
+        strides: tuple[int, ...] = (0,) * len(shape)
     else:
         leading = len(shape) - array.ndim
         if leading < 0 or not array.flags.c_contiguous:
             return None
-        strides = [0] * leading
+        steps = [0] * leading
         for size, n, step in zip(shape[leading:], array.shape, array.strides):
             if n != size and n != 1:
                 return None
-            strides.append(step if n == size else 0)
+            steps.append(step if n == size else 0)
+        strides = tuple(steps)
     view = ndarray(shape, array.dtype, array, 0, strides)
     view.setflags(write=False)  # (cheaper than view.flags.writeable = False)
     return view

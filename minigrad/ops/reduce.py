@@ -70,7 +70,7 @@ class Sum(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx))
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, ctx.all_dims)
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
@@ -112,7 +112,7 @@ class Mean(Op):
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, _all_dims(ctx)) / ctx.count
+        return _unreduce(grad, ctx.dims, ctx.keepdim, ctx.shape, ctx.all_dims) / ctx.count
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
