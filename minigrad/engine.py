@@ -279,8 +279,8 @@ class BackwardPass:
                     if len(contributions) > 1:
                         for _, more, _ in contributions[1:]:
                             grad = grad + more
-                        if on_arrays:  # numpy sums 0-d arrays into scalars
-                            grad = np.asarray(grad)
+                        if on_arrays and grad.__class__ is not ndarray:
+                            grad = np.asarray(grad)  # numpy sums 0-d arrays into scalars
                     grads: list[Any] = [grad]
                 else:  # a user's Function with several outputs: one sum per output
                     grads = _sum_per_output(node, contributions, on_arrays)
@@ -295,11 +295,11 @@ class BackwardPass:
                 # call per node cost about 1 % of W1 and W2.)
                 if is_leaf:
                     grads_out = ()
-                    args = (index, node, contributions, grad_in, watched)
                     if profiling.active:
+                        args = (index, node, contributions, grad_in, watched)
                         step = profiling.timed(node.name(), self._accumulate, *args)
                     else:
-                        step = self._accumulate(*args)
+                        step = self._accumulate(index, node, contributions, grad_in, watched)
                 elif not every_node_runs and node in not_run:  # it only receives its gradient
                     grads_out = (None,) * len(node.next_functions)
                     step = None
@@ -323,10 +323,11 @@ class BackwardPass:
                         step = Step(index, node, _frozen(contributions), grad_in, ())
                 # Read once: where every node class passes, an attribute read is not cached.
                 edges = node.next_functions
-                if len(grads_out) != len(edges):  # checked once: the loop below indexes both
+                edge_count = len(edges)
+                if len(grads_out) != edge_count:  # checked once: the loop below indexes both
                     raise RuntimeError(
                         f"function {node.name()} returned an incorrect number of gradients "
-                        f"(expected {len(edges)}, got {len(grads_out)})"
+                        f"(expected {edge_count}, got {len(grads_out)})"
                     )
                 # Each gradient is fitted to its input and delivered in one turn over the
                 # edges; `sent` keeps what was sent, for the step and for adoption below.
@@ -336,7 +337,7 @@ class BackwardPass:
                 may_adopt, no_adoption = False, watched
                 # By position, not a zip: a zip of three makes four objects, which cost more
                 # than the indexing for the one or two edges of most nodes.
-                for position in range(len(edges)):
+                for position in range(edge_count):
                     child, output_nr = edges[position]
                     if child is None:  # an input that needs no gradient is sent None
                         sent.append(None)
