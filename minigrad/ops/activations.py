@@ -75,6 +75,17 @@ class Relu(Op):
         return kept_where(~(ctx.result <= 0), a_t)
 
 
+def _largest(a: np.ndarray, dim: int) -> np.ndarray:
+    """The largest value along ``dim``, kept as a dim of 1: what softmax subtracts so that
+    no exp overflows. An empty dim gives -inf (nothing to subtract from), where numpy's max
+    alone refuses a reduction with no identity; PyTorch's softmax of it is empty.
+
+    >>> _largest(np.zeros((2, 0)), 1).shape
+    (2, 1)
+    """
+    return a.max(axis=dim, keepdims=True, initial=-np.inf)
+
+
 class Softmax(Op):
     formula = "∂softmax/∂a: s·(g − Σ g·s)"
     jvp_formula = "s·(ȧ − Σ ȧ·s)"
@@ -85,7 +96,7 @@ class Softmax(Op):
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
         normalize_dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
         a = as_float(a)
-        shifted = np.exp(a - a.max(axis=dim, keepdims=True))
+        shifted = np.exp(a - _largest(a, dim))
         result = shifted / shifted.sum(axis=dim, keepdims=True)
         ctx.save_for_backward(result)
         ctx.dim = dim
@@ -112,8 +123,9 @@ class LogSoftmax(Op):
     def forward(ctx: Context, a: np.ndarray, dim: int = -1) -> np.ndarray:
         normalize_dims(dim, a.ndim)  # PyTorch's IndexError for a dim out of range
         a = as_float(a)
-        shifted = a - a.max(axis=dim, keepdims=True)
-        result = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        shifted = a - _largest(a, dim)
+        with np.errstate(divide="ignore"):  # an empty dim sums to 0: its log is never used
+            result = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
         ctx.save_for_backward(result)
         ctx.dim = dim
         return result

@@ -301,6 +301,25 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     return UnsafeView.apply(product, shape=tuple(output_shape))
 
 
+def _check_reduced_dims_not_empty(a: np.ndarray, p: float, dim: Any) -> None:
+    """PyTorch's error for an inf norm (a max or a min) over nothing: of an empty tensor,
+    or along a dim of size 0, named as it was given (the missing space is PyTorch's)."""
+    given = () if dim is None else (tuple(dim) if isinstance(dim, tuple | list) else (dim,))
+    if not given:
+        if a.size == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
+                "the operation does not have an identity"
+            )
+        return
+    for d in given:
+        if a.shape[d] == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p} norm on the dimension {d}because "
+                "this dimension is empty and the operation does not have an identity"
+            )
+
+
 class LinalgVectorNorm(Op):
     """``a.norm(p, dim, keepdim)``: ``(Σ |aᵢ|ᵖ)^(1/p)``; p = inf is the largest ``|aᵢ|``, p = 0
     counts the elements that are not 0."""
@@ -322,11 +341,8 @@ class LinalgVectorNorm(Op):
         ctx.all_dims = dim is None
         axis = dims if a.ndim else None
         magnitude = np.abs(a)
-        if p in (float("inf"), -float("inf")) and a.size == 0:
-            raise RuntimeError(
-                f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because "
-                "the operation does not have an identity"
-            )
+        if p in (float("inf"), -float("inf")):
+            _check_reduced_dims_not_empty(a, p, dim)
         if p == float("inf"):
             result = np.max(magnitude, axis=axis, keepdims=keepdim)
         elif p == -float("inf"):

@@ -178,6 +178,9 @@ class MaxDim(Op):
     @classmethod
     def forward(cls, ctx: Context, a: np.ndarray, dim: int = 0, keepdim: bool = False):
         (axis,) = normalize_dims(dim, a.ndim)
+        if a.ndim and a.shape[axis] == 0:  # no element to pick (PyTorch names the dim >= 0)
+            name = cls.pick.__name__.removeprefix("arg")
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
         if a.ndim == 0:
             indices = np.zeros((), dtype=np.int64)
             values = a.copy()
@@ -407,9 +410,10 @@ def _reduced_dims(a: np.ndarray, dim: Any, name: str) -> tuple[int, ...]:
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
-    for d in dims:
-        if a.ndim and a.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    given = dims if dim in ((), [], None) else (dim if isinstance(dim, tuple | list) else (dim,))
+    for d, as_given in zip(dims, given, strict=True):
+        if a.ndim and a.shape[d] == 0:  # named as it was given (amax(-1) says -1)
+            raise IndexError(f"{name}(): Expected reduction dim {as_given} to have non-zero size.")
     return dims
 
 

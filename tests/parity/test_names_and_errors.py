@@ -413,3 +413,39 @@ def test_version_is_an_int_counting_in_place_changes_as_in_torch():
         assert all(type(step) is int for step in steps)
         counts.append(steps)
     assert counts[0] == counts[1] == [0, 1, 1, 0, 2, 2]
+
+
+# Reductions over an empty dim: an empty result where there is nothing to pick from but
+# nothing is asked either (softmax of nothing), PyTorch's error where a value would have to
+# be made up (the max of nothing), each dim named as PyTorch names it.
+EMPTY_DIM_REDUCTIONS = {
+    "softmax over an empty dim": lambda x: x.softmax(1),
+    "log_softmax over an empty dim": lambda x: x.log_softmax(-1),
+    "log_softmax of an empty vector": lambda x: x.reshape(0).log_softmax(0),
+    "softmax along a full dim of an empty tensor": lambda x: x.softmax(0),
+    "max over an empty dim": lambda x: x.max(1),
+    "min over an empty dim, counted from the end": lambda x: x.min(-1),
+    "max along a full dim": lambda x: x.max(0).values,
+    "amax over an empty dim, counted from the end": lambda x: x.amax(-1),
+    "amin over dims given out of order": lambda x: x.amin((0, -1)),
+    "inf norm of an empty tensor": lambda x: x.norm(float("inf")),
+    "inf norm over an empty dim": lambda x: x.norm(float("inf"), dim=1),
+    "-inf norm over dims, one empty": lambda x: x.norm(-float("inf"), dim=(0, -1)),
+    "inf norm along a full dim": lambda x: x.norm(float("inf"), dim=0),
+}
+
+
+def _empty_dim_reduction(L, reduce):
+    x = L.zeros(2, 0, dtype=L.float64, requires_grad=True)
+    try:
+        result = reduce(x)
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return type(error).__name__, str(error)
+    result.sum().backward()
+    return tuple(result.shape), result.grad_fn.name(), tuple(x.grad.shape)
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_DIM_REDUCTIONS))
+def test_reductions_over_an_empty_dim_match_torch(case):
+    reduce = EMPTY_DIM_REDUCTIONS[case]
+    assert _empty_dim_reduction(mg, reduce) == _empty_dim_reduction(torch, reduce)
