@@ -8,6 +8,7 @@ the derivative is itself recorded and can be differentiated again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -85,6 +86,26 @@ class Op(Function):
         """PyTorch's error for ``arrays`` when ``forward`` failed on them: shapes that do
         not fit together, say (None: numpy's error stands)."""
         return None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each op gets an ``apply`` of its own, a plain function that knows its op: Python
+        # 3.11 binds a classmethod anew at each call (``Mul.apply`` for every x * y), which
+        # cost about as much as the call itself. Read on the class, a function is not bound.
+        cls.apply = _apply_of(cls)  # type: ignore[method-assign]
+
+
+def _apply_of(op: type[Op]) -> Callable[..., Tensor]:
+    """``op.apply``: what ``Op.apply`` does, for this one op."""
+
+    def apply(*args: Any, **options: Any) -> Tensor:
+        if profiling.active:
+            return profiling.run_op(_run, op, aten_name(op, options), args, options)
+        return _run(op, args, options)
+
+    apply.__doc__ = Op.apply.__doc__
+    apply.__qualname__ = f"{op.__qualname__}.apply"
+    return apply
 
 
 def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
