@@ -264,6 +264,7 @@ def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:
 _FLOATS, _BOOLS, _INTEGERS = (float, np.floating), (bool, np.bool_), (int, np.integer)
 # The dtypes a wrapped number takes.
 _FLOAT64, _BOOL, _INT64 = np.dtype(np.float64), np.dtype(np.bool_), np.dtype(np.int64)
+_PYTHON_NUMBERS = (float, int, bool)  # the operands _operand wraps first
 
 
 class Tensor:
@@ -1003,14 +1004,17 @@ class Tensor:
         target.copy_(value)
 
     # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
+    # A Tensor operand is passed on as it is, without a call to _operand (most operands of
+    # a model's a + b, a * b, a @ b are Tensors). Its class is compared, not isinstance
+    # asked: an isinstance that fails (x * 0.5) reads the number's __class__ the slow way.
     def __add__(self, other: Any) -> Tensor:
-        return ops.Add.apply(self, _operand(other))
+        return ops.Add.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __radd__(self, other: Any) -> Tensor:
-        return ops.Add.apply(self, _operand(other))
+        return ops.Add.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __sub__(self, other: Any) -> Tensor:
-        return ops.Sub.apply(self, _operand(other))
+        return ops.Sub.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rsub__(self, other: Any) -> Tensor:
         if isinstance(other, ndarray):
@@ -1018,13 +1022,13 @@ class Tensor:
         return ops.RsubScalar.apply(self, number=other)
 
     def __mul__(self, other: Any) -> Tensor:
-        return ops.Mul.apply(self, _operand(other))
+        return ops.Mul.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rmul__(self, other: Any) -> Tensor:
-        return ops.Mul.apply(self, _operand(other))
+        return ops.Mul.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __truediv__(self, other: Any) -> Tensor:
-        return ops.Div.apply(self, _operand(other))
+        return ops.Div.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rtruediv__(self, other: Any) -> Tensor:
         # PyTorch computes number / x as x.reciprocal() * number.
@@ -1048,7 +1052,7 @@ class Tensor:
         return ops.PowScalarTensor.apply(self, base=_python_number(base))
 
     def __matmul__(self, other: Any) -> Tensor:
-        return ops.matmul(self, _tensor_operand(other))
+        return ops.matmul(self, other if other.__class__ is Tensor else _tensor_operand(other))
 
     def __rmatmul__(self, other: Any) -> Tensor:
         return ops.matmul(_tensor_operand(other), self)
@@ -1327,10 +1331,14 @@ class Tensor:
     # -- reductions (each takes numpy's keepdims= too, as PyTorch does) ------------------------
     @_keepdims_alias
     def sum(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None and keepdim is False:  # x.sum(): forward's defaults, no options to pass
+            return ops.Sum.apply(self)
         return ops.Sum.apply(self, dim=dim, keepdim=keepdim)
 
     @_keepdims_alias
     def mean(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None and keepdim is False:  # as sum's
+            return ops.Mean.apply(self)
         return ops.Mean.apply(self, dim=dim, keepdim=keepdim)
 
     @_keepdims_alias
@@ -1794,6 +1802,8 @@ def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
 
 def _operand(value: Any) -> Tensor:
     """A Tensor for an op's argument: tensors as they are, Python numbers wrapped."""
+    if value.__class__ in _PYTHON_NUMBERS:  # first: a failed isinstance costs a generic read
+        return _wrapped_number(value)
     if isinstance(value, Tensor):
         return value
     if isinstance(value, ndarray):
