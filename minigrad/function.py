@@ -69,7 +69,7 @@ FREED_GRAPH_MESSAGE = (
 _sequence_numbers = itertools.count()
 
 # object.__new__, read once: Python 3.11 looks a method of a class up in full at every
-# read, and every op makes a tensor without its __init__ (see ops.base._run).
+# read, and every op makes a tensor without its __init__ (see ops.base._apply_of).
 new_object = object.__new__
 
 # Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever

@@ -1834,7 +1834,7 @@ def _wrapped_number(value: Any) -> Tensor:
         array = np.array(value, _INT64)
     else:
         raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-    wrapped = new_object(Tensor)  # as _run makes an op's result
+    wrapped = new_object(Tensor)  # as an op's run makes its result (ops.base._apply_of)
     wrapped._array = array
     wrapped._is_wrapped_number = True
     return wrapped
