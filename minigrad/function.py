@@ -69,7 +69,7 @@ FREED_GRAPH_MESSAGE = (
 _sequence_numbers = itertools.count()
 
 # object.__new__, read once: Python 3.11 looks a method of a class up in full at every
-# read, and every op makes a tensor without its __init__ (see ops.base._run).
+# read, and every op makes a tensor without its __init__ (see ops.base._apply_of).
 new_object = object.__new__
 
 # Whether a backward hook (a tensor's or a node's, retain_grad, post-accumulate) has ever
@@ -268,6 +268,10 @@ class CopyBackwards(Node):
 # The (pack, unpack, checks_versions) of the saved_tensors_hooks contexts now open in this
 # thread, innermost last: the innermost one packs every tensor saved for backward.
 _saved_tensor_hooks = threading.local()
+# Whether any thread has opened saved_tensors_hooks yet: until one has, no tensor saved
+# for backward is asked about them (reading a thread-local costs as much as a small call,
+# and every op saves one or two tensors). Never reset.
+saved_tensor_hooks_used = False
 
 # The allow_mutation_on_saved_tensors context now open, if any: told of every in-place
 # write before it happens, so that it can copy the values a backward still needs.
@@ -275,6 +279,9 @@ keepers_of_saved_values: list[Any] = []
 
 
 def saved_tensor_hooks_in_force() -> list[tuple[Callable, Callable, bool]]:
+    """This thread's stack of open ``saved_tensors_hooks`` (made when first asked for)."""
+    global saved_tensor_hooks_used
+    saved_tensor_hooks_used = True
     stack = getattr(_saved_tensor_hooks, "stack", None)
     if stack is None:
         stack = _saved_tensor_hooks.stack = []
@@ -531,7 +538,8 @@ def _kept(tensor: Tensor, is_result: bool, node: Node | None = None) -> Kept:
     and as a ``SavedTensor`` where more is needed: the op's result (kept without its
     ``grad_fn``), or a tensor that the ``saved_tensors_hooks`` in force pack (``node``, the
     node that keeps it, then runs its rule on Tensors: see ``SavedTensor.under_hooks``)."""
-    hooks = _saved_tensor_hooks.__dict__.get("stack")  # getattr with a default costs more
+    # (getattr with a default costs more than the dict's get)
+    hooks = _saved_tensor_hooks.__dict__.get("stack") if saved_tensor_hooks_used else None
     if hooks and not tensor._is_wrapped_number:
         return SavedTensor.under_hooks(tensor, is_result, hooks, node)
     if is_result:
@@ -674,22 +682,23 @@ class BackwardNode(Node, Context):
                 saved.append(_kept(value, False, self))
                 continue
             edge = 0  # the input's place in next_functions, which lists Tensors only
-            for array, tensor in zip(arrays, inputs):
-                if not isinstance(tensor, Tensor):
-                    continue
-                if value is array:
-                    if not tensor._requires_grad:
-                        self._constants += ((edge, len(saved)),)
-                    # _kept, written out for the two common cases: a call per saved input
-                    # cost more than the rest of keeping it.
-                    if tensor._is_wrapped_number:  # (every x * 0.5 saves one)
-                        saved.append(tensor)
-                    elif _saved_tensor_hooks.__dict__.get("stack"):  # hooks pack it
-                        saved.append(_kept(tensor, False, self))
-                    else:
-                        saved.append((tensor, tensor._version_counter.value))
-                    break
-                edge += 1
+            place = 0  # its place in inputs and arrays (counted: a zip cost more than this)
+            for tensor in inputs:
+                if isinstance(tensor, Tensor):
+                    if value is arrays[place]:
+                        if not tensor._requires_grad:
+                            self._constants += ((edge, len(saved)),)
+                        # _kept, written out for the two common cases: a call per saved
+                        # input cost more than the rest of keeping it.
+                        if tensor._is_wrapped_number:  # (every x * 0.5 saves one)
+                            saved.append(tensor)
+                        elif saved_tensor_hooks_used and _saved_tensor_hooks.__dict__.get("stack"):
+                            saved.append(_kept(tensor, False, self))  # hooks pack it
+                        else:
+                            saved.append((tensor, tensor._version_counter.value))
+                        break
+                    edge += 1
+                place += 1
             else:  # made in forward or given as an option (a mask, indices, class weights)
                 saved.append(_kept(Tensor(np.asarray(value)), False, self))
         self._to_save = ()

@@ -51,15 +51,16 @@ class _GradModeContext:
     """Shared machinery: enter sets a mode, exit restores the one before, and an instance
     used as a decorator runs the wrapped function (or each step of a generator) in that mode."""
 
-    def _mode(self) -> bool:
-        raise NotImplementedError
+    mode: bool  # the mode inside: a class attribute of no_grad and enable_grad
 
+    # The state read and set directly, without is_grad_enabled and _set_enabled (``mode``
+    # is a bool already): a training loop enters no_grad for every optimizer step.
     def __enter__(self) -> None:
-        self._previous = is_grad_enabled()
-        _set_enabled(self._mode())
+        self._previous = _state.enabled
+        _state.enabled = self.mode
 
-    def __exit__(self, *exc_info: object) -> None:
-        _set_enabled(self._previous)
+    def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None:
+        _state.enabled = self._previous
 
     def clone(self) -> _GradModeContext:
         return self.__class__()
@@ -108,7 +109,7 @@ class _AlsoWithoutParentheses(_GradModeContext):
 
     def __new__(cls, function: Callable[..., Any] | None = None) -> Any:
         if function is None:
-            return super().__new__(cls)
+            return object.__new__(cls)  # (not super(): a super object costs more than this)
         return cls()(function)
 
 
@@ -125,8 +126,7 @@ class no_grad(_AlsoWithoutParentheses):
     tensor(0.9000, requires_grad=True)
     """
 
-    def _mode(self) -> bool:
-        return False
+    mode = False
 
 
 class enable_grad(_AlsoWithoutParentheses):
@@ -141,8 +141,7 @@ class enable_grad(_AlsoWithoutParentheses):
     True
     """
 
-    def _mode(self) -> bool:
-        return True
+    mode = True
 
 
 class set_grad_enabled(_GradModeContext):
@@ -169,9 +168,6 @@ class set_grad_enabled(_GradModeContext):
         instance.mode = mode
         instance._before_call = is_grad_enabled()
         return instance
-
-    def _mode(self) -> bool:
-        return self.mode
 
     def __enter__(self) -> None:
         self._previous = self._before_call

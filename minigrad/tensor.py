@@ -264,6 +264,7 @@ def _inplace_of(name: str) -> Callable[[Tensor], Tensor]:
 _FLOATS, _BOOLS, _INTEGERS = (float, np.floating), (bool, np.bool_), (int, np.integer)
 # The dtypes a wrapped number takes.
 _FLOAT64, _BOOL, _INT64 = np.dtype(np.float64), np.dtype(np.bool_), np.dtype(np.int64)
+_PYTHON_NUMBERS = (float, int, bool)  # the operands _operand wraps first
 
 
 class Tensor:
@@ -775,22 +776,12 @@ class Tensor:
             )
         return True
 
-    def _apply_inplace(
-        self,
-        op: Callable[[Tensor], Tensor],
-        other: Any = None,
-        ufunc: np.ufunc | None = None,
-        alpha: Number = 1,
-    ) -> Tensor:
+    def _apply_inplace(self, op: Callable[[Tensor], Tensor], other: Any = None) -> Tensor:
         """Write ``op(self)`` into this tensor's memory. When the change is recorded, the
         tensor's history continues from the op (PyTorch's rebase; for a view, its base's
         history becomes ``CopySlices``), and ops that saved this tensor earlier notice the
-        new version and refuse to backward with stale values.
-
-        ``ufunc``: numpy's function that computes ``op(self)`` as ``ufunc(self, alpha *
-        other)`` (``np.subtract`` for ``sub_``): when nothing is recorded and ``other`` is a
-        float tensor of this one's dtype and shape, it writes the result straight into this
-        tensor's memory."""
+        new version and refuse to backward with stale values. (``add_``, ``sub_`` and
+        ``mul_`` first try ``_written_directly``.)"""
         # (grad mode read directly: under no_grad, the optimizer's case, nothing is asked)
         recorded = grad_mode._state.enabled and self._inplace_is_recorded(other)
         if profiling.active:  # the profiler names the op as in place: aten::add_
@@ -811,13 +802,6 @@ class Tensor:
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation."
             )
-        if ufunc is not None and not recorded and _written_directly(self, other):
-            # The optimizer's p -= lr * p.grad: numpy computes into the parameter's own
-            # array, the same arithmetic in the same dtype, without a result and a copy.
-            read = other._array if alpha == 1 else ops.arithmetic.scaled_by(other._array, alpha)
-            ufunc(array, read, array)  # out= given by place: no keyword to parse
-            self._version_counter.bump()
-            return self
         dual = bool(tangents.open_levels) and tangents.has_tangent((self, other))
         if recorded:
             # The op runs on a copy with the same place in the graph, so whatever it saves
@@ -890,16 +874,22 @@ class Tensor:
         base._requires_grad, base._output_nr = True, 0
         self._regenerate_view_history()
 
+    # The optimizer's p -= lr * p.grad first tries the direct write, before anything (the
+    # general path's closure, say) is made for it.
     def add_(self, other: Any, alpha: Number = 1) -> Tensor:
-        direct = np.add if alpha.__class__ in (int, float) else None  # SGD's p.add_(g, alpha=-lr)
-        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other, direct, alpha)
+        if _written_directly(self, other, np.add, alpha):  # (SGD's p.add_(g, alpha=-lr))
+            return self
+        return self._apply_inplace(lambda t: t.add(other, alpha=alpha), other)
 
     def sub_(self, other: Any, alpha: Number = 1) -> Tensor:
-        direct = np.subtract if alpha.__class__ in (int, float) else None
-        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other, direct, alpha)
+        if _written_directly(self, other, np.subtract, alpha):
+            return self
+        return self._apply_inplace(lambda t: t.sub(other, alpha=alpha), other)
 
     def mul_(self, other: Any) -> Tensor:
-        return self._apply_inplace(lambda t: t * other, other, np.multiply)
+        if _written_directly(self, other, np.multiply):
+            return self
+        return self._apply_inplace(lambda t: t * other, other)
 
     def div_(self, other: Any) -> Tensor:
         return self._apply_inplace(lambda t: t / other, other)
@@ -1014,14 +1004,17 @@ class Tensor:
         target.copy_(value)
 
     # -- arithmetic: a + b, 2 * x, x ** 2, a @ b ---------------------------------------------
+    # A Tensor operand is passed on as it is, without a call to _operand (most operands of
+    # a model's a + b, a * b, a @ b are Tensors). Its class is compared, not isinstance
+    # asked: an isinstance that fails (x * 0.5) reads the number's __class__ the slow way.
     def __add__(self, other: Any) -> Tensor:
-        return ops.Add.apply(self, _operand(other))
+        return ops.Add.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __radd__(self, other: Any) -> Tensor:
-        return ops.Add.apply(self, _operand(other))
+        return ops.Add.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __sub__(self, other: Any) -> Tensor:
-        return ops.Sub.apply(self, _operand(other))
+        return ops.Sub.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rsub__(self, other: Any) -> Tensor:
         if isinstance(other, ndarray):
@@ -1029,13 +1022,13 @@ class Tensor:
         return ops.RsubScalar.apply(self, number=other)
 
     def __mul__(self, other: Any) -> Tensor:
-        return ops.Mul.apply(self, _operand(other))
+        return ops.Mul.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rmul__(self, other: Any) -> Tensor:
-        return ops.Mul.apply(self, _operand(other))
+        return ops.Mul.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __truediv__(self, other: Any) -> Tensor:
-        return ops.Div.apply(self, _operand(other))
+        return ops.Div.apply(self, other if other.__class__ is Tensor else _operand(other))
 
     def __rtruediv__(self, other: Any) -> Tensor:
         # PyTorch computes number / x as x.reciprocal() * number.
@@ -1059,7 +1052,7 @@ class Tensor:
         return ops.PowScalarTensor.apply(self, base=_python_number(base))
 
     def __matmul__(self, other: Any) -> Tensor:
-        return ops.matmul(self, _tensor_operand(other))
+        return ops.matmul(self, other if other.__class__ is Tensor else _tensor_operand(other))
 
     def __rmatmul__(self, other: Any) -> Tensor:
         return ops.matmul(_tensor_operand(other), self)
@@ -1338,10 +1331,14 @@ class Tensor:
     # -- reductions (each takes numpy's keepdims= too, as PyTorch does) ------------------------
     @_keepdims_alias
     def sum(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None and keepdim is False:  # x.sum(): forward's defaults, no options to pass
+            return ops.Sum.apply(self)
         return ops.Sum.apply(self, dim=dim, keepdim=keepdim)
 
     @_keepdims_alias
     def mean(self, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> Tensor:
+        if dim is None and keepdim is False:  # as sum's
+            return ops.Mean.apply(self)
         return ops.Mean.apply(self, dim=dim, keepdim=keepdim)
 
     @_keepdims_alias
@@ -1805,6 +1802,8 @@ def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
 
 def _operand(value: Any) -> Tensor:
     """A Tensor for an op's argument: tensors as they are, Python numbers wrapped."""
+    if value.__class__ in _PYTHON_NUMBERS:  # first: a failed isinstance costs a generic read
+        return _wrapped_number(value)
     if isinstance(value, Tensor):
         return value
     if isinstance(value, ndarray):
@@ -1835,7 +1834,7 @@ def _wrapped_number(value: Any) -> Tensor:
         array = np.array(value, _INT64)
     else:
         raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
-    wrapped = new_object(Tensor)  # as _run makes an op's result
+    wrapped = new_object(Tensor)  # as an op's run makes its result (ops.base._apply_of)
     wrapped._array = array
     wrapped._is_wrapped_number = True
     return wrapped
@@ -1848,22 +1847,32 @@ def as_tensor_like(value: Any, like: Tensor) -> Tensor:
     return Tensor(np.asarray(value, dtype=like._array.dtype))
 
 
-def _written_directly(tensor: Tensor, other: Any) -> bool:
-    """Whether an in-place op of ``tensor`` and ``other`` that records nothing may have numpy
-    write its result straight into ``tensor``'s array: ``other`` a Tensor of the same float
-    dtype and shape (no promotion, no broadcasting: numpy's arithmetic is then PyTorch's), a
-    writable array, and nobody watching the write (a profiler, forward mode's tangents,
-    ``allow_mutation_on_saved_tensors``). Anything else takes the general path.
+def _written_directly(tensor: Tensor, other: Any, ufunc: np.ufunc, alpha: Number = 1) -> bool:
+    """Have numpy write ``ufunc(tensor, alpha * other)`` straight into ``tensor``'s array
+    when an in-place op may (``np.subtract`` for ``sub_``), and say whether it did.
+
+    It may when the op records nothing and ``other`` is a Tensor of the same float dtype
+    and shape (no promotion, no broadcasting: numpy's arithmetic is then PyTorch's), the
+    array is writable, no element of it is reached twice nor read from elsewhere in it,
+    and nobody watches the write (a profiler, forward mode's tangents,
+    ``allow_mutation_on_saved_tensors``). Anything else takes ``_apply_inplace``, which
+    also raises PyTorch's errors.
 
     >>> import minigrad as mg
-    >>> _written_directly(mg.ones(2), mg.ones(2)), _written_directly(mg.ones(2), mg.ones(1))
-    (True, False)
+    >>> x = mg.ones(2)
+    >>> _written_directly(x, mg.ones(2), np.add), x, x._version
+    (True, tensor([2., 2.]), 1)
+    >>> _written_directly(x, mg.ones(1), np.add), x._version
+    (False, 1)
     """
-    if not isinstance(other, Tensor):
+    if not isinstance(other, Tensor) or alpha.__class__ not in (int, float):
+        return False
+    # (grad mode read directly: under no_grad, the optimizer's case, nothing is asked)
+    if grad_mode._state.enabled and tensor._inplace_is_recorded(other):
         return False
     array, read = tensor._array, other._array
     dtype = array.dtype  # (a property of numpy's: read once)
-    return (
+    if not (
         read.dtype is dtype
         and dtype.kind == "f"
         and read.shape == array.shape
@@ -1871,7 +1880,17 @@ def _written_directly(tensor: Tensor, other: Any) -> bool:
         and not profiling.active
         and not tangents.open_levels
         and not keepers_of_saved_values
-    )
+    ):
+        return False
+    # A stride of 0 (an element written twice?) or a partial overlap: the general path
+    # finds out, and refuses.
+    if 0 in array.strides or _overlaps_partly(array, read):
+        return False
+    # numpy computes into the tensor's own array, the same arithmetic in the same dtype,
+    # without a result and a copy (out= given by place: no keyword to parse).
+    ufunc(array, read if alpha == 1 else ops.arithmetic.scaled_by(read, alpha), array)
+    tensor._version_counter.value += 1  # bump(), written out
+    return True
 
 
 def _written_twice(array: np.ndarray) -> bool:

@@ -8,6 +8,7 @@ the derivative is itself recorded and can be differentiated again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -54,8 +55,7 @@ class Op(Function):
     _node_base = BackwardNode
 
     # A static method given its op, not a classmethod: Python 3.11 binds a classmethod
-    # anew at each read, and _run reads this for every op (``cls.arrays_for_forward(cls,
-    # args)``).
+    # anew at each read (every op's run calls it, ``arrays_for_forward(op, args)``).
     @staticmethod
     def arrays_for_forward(op: type[Op], args: tuple[Any, ...]) -> list[Any]:
         """What ``forward`` receives: each Tensor's numpy array, other values as they are."""
@@ -72,9 +72,7 @@ class Op(Function):
         """Run ``forward`` on ``args`` (Tensors; numbers come wrapped) and, when gradients
         are being recorded and an input requires them, attach a node that can run
         ``backward``. Keyword ``options`` (``dim=0``) go to ``forward`` and get no gradient."""
-        if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
-            return profiling.run_op(_run, cls, aten_name(cls, options), args, options)
-        return _run(cls, args, options)
+        return _apply_of(cls)(*args, **options)  # (each op has its own: see __init_subclass__)
 
     @classmethod
     def node_name(cls) -> str:
@@ -86,41 +84,66 @@ class Op(Function):
         not fit together, say (None: numpy's error stands)."""
         return None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each op gets an ``apply`` of its own, a plain function that knows its op: Python
+        # 3.11 binds a classmethod anew at each call (``Mul.apply`` for every x * y), which
+        # cost about as much as the call itself. Read on the class, a function is not bound.
+        cls.apply = _apply_of(cls)  # type: ignore[method-assign]
 
-def _run(cls: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
-    """What ``Op.apply`` does: run ``cls.forward`` on ``args`` and record it when needed.
 
-    Every op runs this, the derivatives' ops too: it is written for the fewest Python
-    calls (each costs more than a multiplication of two numbers in numpy). A function,
-    not a classmethod: Python 3.11 binds a classmethod anew at each call, which made
-    calling it cost twice as much as calling a function."""
-    arrays = cls.arrays_for_forward(cls, args)
-    # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
-    # costs more than it.
-    node = recorded_node(cls._node_class, args) if grad_mode._state.enabled else None
-    ctx = node if node is not None else Context()
-    try:
-        returned = cls.forward(ctx, *arrays, **options)
-    except ValueError:  # numpy's own error: PyTorch's instead, where it has one
-        error = cls.shapes_error(arrays)
-        if error is None:
-            raise
-        raise error from None
-    # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
-    array = returned if returned.__class__ is ndarray else np.asarray(returned)
-    # Tensor._from_op, written out: one call less for every op.
-    result = new_object(_tensor.Tensor)
-    result._array = array
-    if node is not None:
-        result._grad_fn = node
-        result._requires_grad = True
-    if cls.is_view:
-        result._share_memory_with(args[0])
-    if node is not None and node._to_save:  # after: a view saves its base's versions
-        node._save(arrays, args, returned, result)
-    if open_levels:  # forward mode: the one check that code without it pays
-        propagate(cls, ctx, args, result)
-    return result
+def _apply_of(op: type[Op]) -> Callable[..., Tensor]:
+    """``op.apply``: what ``Op.apply`` does, for this one op."""
+    # What every run reads of its op, read once here: Python 3.11 does not cache an
+    # attribute read on a class (about 170 instructions each, four per op).
+    arrays_for_forward, node_class, forward, is_view = (
+        op.arrays_for_forward,
+        op._node_class,
+        op.forward,
+        op.is_view,
+    )
+
+    def run(op: type[Op], args: tuple[Any, ...], options: dict[str, Any]) -> Tensor:
+        """Run ``forward`` on ``args`` and record it when needed.
+
+        Every op runs this, the derivatives' ops too: it is written for the fewest Python
+        calls (each costs more than a multiplication of two numbers in numpy)."""
+        arrays = arrays_for_forward(op, args)
+        # grad_mode's state read directly: is_grad_enabled() is this one read, and a call
+        # costs more than it.
+        node = recorded_node(node_class, args) if grad_mode._state.enabled else None
+        ctx = node if node is not None else Context()
+        try:
+            returned = forward(ctx, *arrays, **options)
+        except ValueError:  # numpy's own error: PyTorch's instead, where it has one
+            error = op.shapes_error(arrays)
+            if error is None:
+                raise
+            raise error from None
+        # numpy gives scalars, not 0-d arrays, for 0-d inputs (np.tanh(np.array(1.0)))
+        array = returned if returned.__class__ is ndarray else np.asarray(returned)
+        # Tensor._from_op, written out: one call less for every op.
+        result = new_object(_tensor.Tensor)
+        result._array = array
+        if node is not None:
+            result._grad_fn = node
+            result._requires_grad = True
+        if is_view:
+            result._share_memory_with(args[0])
+        if node is not None and node._to_save:  # after: a view saves its base's versions
+            node._save(arrays, args, returned, result)
+        if open_levels:  # forward mode: the one check that code without it pays
+            propagate(op, ctx, args, result)
+        return result
+
+    def apply(*args: Any, **options: Any) -> Tensor:
+        if profiling.active:  # a profiler is open: time the op under PyTorch's name for it
+            return profiling.run_op(run, op, aten_name(op, options), args, options)
+        return run(op, args, options)
+
+    apply.__doc__ = Op.apply.__doc__
+    apply.__qualname__ = f"{op.__qualname__}.apply"
+    return apply
 
 
 class Elementwise(Op):
