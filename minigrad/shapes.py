@@ -15,7 +15,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["broadcast_error", "broadcast_shape", "can_sum_to", "can_view", "normalize_dims"]
+__all__ = [
+    "broadcast_error",
+    "broadcast_shape",
+    "can_sum_to",
+    "can_view",
+    "normalize_dims",
+    "reduced_dims",
+]
 
 
 def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -76,6 +83,27 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
             )
         normalized.append(d % size)
     return tuple(normalized)
+
+
+def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """The dims a reduction (``sum``, ``mean``, ``std``, ``var``, ``norm``, ``amax``, ...)
+    reduces: every dim for None and, as PyTorch reads it, for an empty tuple or list
+    (``x.sum(dim=())`` is the sum of everything, not ``x``); PyTorch's error for a dim named
+    twice, which numpy would give in its own words.
+
+    >>> reduced_dims((), 2), reduced_dims((1, 0), 2)
+    ((0, 1), (1, 0))
+    >>> reduced_dims((1, -1), 2)
+    Traceback (most recent call last):
+    RuntimeError: dim 1 appears multiple times in the list of dims
+    """
+    if dim is None or (not dim and isinstance(dim, tuple | list)):
+        return tuple(range(ndim))
+    dims = normalize_dims(dim, ndim)
+    for place, d in enumerate(dims):
+        if d in dims[:place]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
 
 
 def can_sum_to(grad_shape: tuple[int, ...], shape: tuple[int, ...]) -> bool:

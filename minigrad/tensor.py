@@ -1555,6 +1555,15 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """The last two dims swapped (each matrix of a batch transposed); a 0-d tensor is
+        given back as it is, as PyTorch does."""
+        if self.ndim < 2:
+            if self.ndim == 0:
+                return self
+            raise RuntimeError(
+                "tensor.mT is only supported on matrices or batches of matrices. "
+                f"Got {self.ndim}-D tensor."
+            )
         return self.transpose(-2, -1)
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:

@@ -9,7 +9,7 @@ import numpy as np
 from .. import dtypes
 from ..alike import transposed
 from ..function import Context
-from ..shapes import broadcast_shape, normalize_dims
+from ..shapes import broadcast_shape, reduced_dims
 from ..tangents import combine, scaled
 from .base import Op, constant
 from .unary import where
@@ -336,7 +336,7 @@ class LinalgVectorNorm(Op):
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. "
                 f"Got {dtypes.scalar_type_name(a.dtype)}"
             )
-        dims = normalize_dims(dim, a.ndim)
+        dims = reduced_dims(dim, a.ndim)
         ctx.p, ctx.dims, ctx.keepdim, ctx.shape = p, dims, keepdim, a.shape
         ctx.all_dims = dim is None
         axis = dims if a.ndim else None

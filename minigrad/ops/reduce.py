@@ -16,7 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..alike import expanded, kept_where, unsqueezed
 from ..function import Context
-from ..shapes import normalize_dims
+from ..shapes import normalize_dims, reduced_dims
 from .base import Op, as_float, constant
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class Sum(Op):
         if dim is not None:
             ctx.node_name = "SumBackward1"
         ctx.all_dims = dim is None
-        ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
+        ctx.dims, ctx.keepdim, ctx.shape = reduced_dims(dim, a.ndim), keepdim, a.shape
         dtype = np.int64 if a.dtype.kind in "biu" else None
         # np.add.reduce is what np.sum runs for an array, without its Python wrapper (which
         # costs as much as summing a hundred numbers).
@@ -98,7 +98,7 @@ class Mean(Op):
         if dim is not None:
             ctx.node_name = "MeanBackward1"
         ctx.all_dims = dim is None
-        ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
+        ctx.dims, ctx.keepdim, ctx.shape = reduced_dims(dim, a.ndim), keepdim, a.shape
         count = 1
         for d in ctx.dims if a.ndim else ():
             count *= a.shape[d]
@@ -233,7 +233,7 @@ def _var_arguments(
 ) -> tuple[tuple[int, ...], float]:
     if a.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims = normalize_dims(dim, a.ndim)
+    dims = reduced_dims(dim, a.ndim)
     count = int(np.prod([a.shape[d] for d in dims])) if a.ndim else 1
     correction = 1 if correction is None else correction
     if count - correction <= 0:
@@ -404,7 +404,7 @@ def _product_of_others(a: Tensor, axis: int) -> Tensor:
 def _reduced_dims(a: np.ndarray, dim: Any, name: str) -> tuple[int, ...]:
     """The dims ``amax``/``amin`` reduce (all of them for ``dim=()``), refusing an empty
     tensor or dim with PyTorch's messages."""
-    dims = normalize_dims(None if dim in ((), []) else dim, a.ndim)
+    dims = reduced_dims(dim, a.ndim)
     if a.size == 0 and dim in ((), [], None):
         raise RuntimeError(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -468,6 +468,12 @@ class Amin(Amax):
     reduce = staticmethod(np.min)
 
 
+def _logsumexp_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """The dims logsumexp reduces: as any reduction's, except that ``dim=()`` reduces none
+    (the result is the input; PyTorch fails on it with an internal shape error)."""
+    return () if dim in ((), []) else reduced_dims(dim, ndim)
+
+
 class Logsumexp(Op):
     """``a.logsumexp(dim)``: ``log Σ exp(aᵢ)`` along ``dim``, computed after taking out the
     largest value, so that large ``aᵢ`` do not overflow. Its derivative is softmax."""
@@ -479,7 +485,7 @@ class Logsumexp(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, dim: Any = None, keepdim: bool = False):
-        ctx.dims, ctx.keepdim, ctx.shape = normalize_dims(dim, a.ndim), keepdim, a.shape
+        ctx.dims, ctx.keepdim, ctx.shape = _logsumexp_dims(dim, a.ndim), keepdim, a.shape
         values = as_float(a)
         axis = ctx.dims if a.ndim else None
         if values.size == 0:

@@ -29,6 +29,10 @@ Known differences, documented here and in the lead's report:
   output with ``out_dims=None`` is checked by value, and a result's grad_fn is
   StackBackward0 above the per-example ops; the function transforms work on
   ordinary tensors and graphs, not on functorch's wrappers. Tested in test_func_parity.py.
+- ``std`` and ``var`` over ``dim=()``: both libraries reduce every dim, but PyTorch's
+  derivative reads ``dim=()`` as no dim and gives infinite gradients, where minigrad's is
+  the derivative of what was computed. ``logsumexp(dim=())`` gives its input back in
+  minigrad, where PyTorch fails with an internal shape error.
 """
 
 import re
@@ -449,3 +453,59 @@ def _empty_dim_reduction(L, reduce):
 def test_reductions_over_an_empty_dim_match_torch(case):
     reduce = EMPTY_DIM_REDUCTIONS[case]
     assert _empty_dim_reduction(mg, reduce) == _empty_dim_reduction(torch, reduce)
+
+
+# An empty dim list means every dim, as PyTorch reads it (x.sum(dim=()) is a number, not x);
+# a dim named twice is PyTorch's error, not numpy's.
+DIM_ARGUMENTS = {
+    "sum over dim=()": lambda x: x.sum(dim=()),
+    "sum over dim=[] keeping dims": lambda x: x.sum([], keepdim=True),
+    "mean over dim=[]": lambda x: x.mean(dim=[]),
+    "norm over dim=()": lambda x: x.norm(dim=()),
+    "inf norm over dim=()": lambda x: x.norm(float("inf"), dim=()),
+    "amax over dim=()": lambda x: x.amax(()),
+    "sum over a dim named twice": lambda x: x.sum((0, -2)),
+    "mean over a dim named twice": lambda x: x.mean((1, 1)),
+    "var over a dim named twice": lambda x: x.var((1, -1)),
+    "norm over a dim named twice": lambda x: x.norm(2, (0, 0)),
+    "amin over a dim named twice": lambda x: x.amin((1, -1)),
+    "logsumexp over a dim named twice": lambda x: x.logsumexp((0, -2)),
+    "mT of a matrix": lambda x: x.mT,
+    "mT of a vector": lambda x: x[0].mT,
+    "mT of a number": lambda x: x[0, 0].mT,
+}
+
+
+def _reduced_with(L, reduce):
+    x = L.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=L.float64, requires_grad=True)
+    try:
+        result = reduce(x)
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return type(error).__name__, str(error)
+    (result * result).sum().backward()
+    return str(result).replace("torch.", "minigrad."), x.grad.tolist()
+
+
+@pytest.mark.parametrize("case", sorted(DIM_ARGUMENTS))
+def test_dim_arguments_are_read_as_torch_reads_them(case):
+    reduce = DIM_ARGUMENTS[case]
+    assert _reduced_with(mg, reduce) == _reduced_with(torch, reduce)
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_over_dim_empty_differentiate_what_they_computed(name):
+    # The documented difference: PyTorch's std(dim=()) is the std of everything, but its
+    # derivative reads dim=() as no dim and gives infinite gradients; minigrad's is the
+    # derivative of the std of everything.
+    def grads(L, dim):
+        x = L.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=L.float64, requires_grad=True)
+        value = getattr(x, name)(dim) if dim is not None else getattr(x, name)()
+        value.backward()
+        return value.item(), np.array(x.grad.tolist())
+
+    value, grad = grads(mg, ())
+    whole_value, whole_grad = grads(mg, None)
+    assert value == whole_value == grads(torch, ())[0]
+    np.testing.assert_array_equal(grad, whole_grad)
+    assert np.isfinite(grad).all()
+    assert np.isinf(grads(torch, ())[1]).all()  # still so in PyTorch 2.13.0
