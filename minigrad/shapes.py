@@ -20,6 +20,7 @@ __all__ = [
     "broadcast_shape",
     "can_sum_to",
     "can_view",
+    "distinct_dims",
     "normalize_dims",
     "reduced_dims",
 ]
@@ -99,6 +100,17 @@ def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     """
     if dim is None or (not dim and isinstance(dim, tuple | list)):
         return tuple(range(ndim))
+    return distinct_dims(dim, ndim)
+
+
+def distinct_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``normalize_dims``, refusing a dim named twice with PyTorch's error (``squeeze``
+    and the reductions; ``transpose(0, 0)`` names one dim twice, and may).
+
+    >>> distinct_dims((0, -2), 2)
+    Traceback (most recent call last):
+    RuntimeError: dim 0 appears multiple times in the list of dims
+    """
     dims = normalize_dims(dim, ndim)
     for place, d in enumerate(dims):
         if d in dims[:place]:

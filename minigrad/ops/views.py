@@ -9,7 +9,7 @@ import numpy as np
 
 from ..alike import expanded_view, summed_to, transposed
 from ..function import Context
-from ..shapes import normalize_dims
+from ..shapes import distinct_dims, normalize_dims
 from .base import Op
 
 if TYPE_CHECKING:
@@ -177,8 +177,9 @@ class Squeeze(Op):
         ctx.shape = a.shape
         if dim is None:
             return np.squeeze(a)
-        ctx.node_name = "SqueezeBackward1"
-        dims = tuple(d for d in normalize_dims(dim, a.ndim) if a.ndim and a.shape[d] == 1)
+        # PyTorch's overloads: squeeze(dim) is SqueezeBackward1, squeeze(dims) ...2
+        ctx.node_name = "SqueezeBackward2" if isinstance(dim, tuple | list) else "SqueezeBackward1"
+        dims = tuple(d for d in distinct_dims(dim, a.ndim) if a.ndim and a.shape[d] == 1)
         return np.squeeze(a, axis=dims) if dims else a.view()
 
     @staticmethod
