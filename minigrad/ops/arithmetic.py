@@ -48,6 +48,14 @@ class Sub(Elementwise):
     backward_on_arrays = True
 
     @staticmethod
+    def arrays_for_forward(op: type[Op], args: tuple[Any, ...]) -> list[Any]:
+        # Asked before promotion, which turns a mask into numbers (True - 1 would be 0).
+        first, second = args[0]._array.dtype.kind == "b", args[1]._array.dtype.kind == "b"
+        if first or second:  # (a number True is a wrapped bool)
+            raise _bool_subtraction_error(first and second)
+        return Elementwise.arrays_for_forward(op, args)
+
+    @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
         ctx.alpha = alpha
         return a - scaled_by(b, alpha)
@@ -61,6 +69,19 @@ class Sub(Elementwise):
         return combine(a_t, scaled(b_t, lambda t: -t if ctx.alpha == 1 else t * -ctx.alpha))
 
 
+def _bool_subtraction_error(both: bool) -> RuntimeError:
+    """PyTorch's refusal of ``-`` with a mask: ``~mask`` is what is meant, not ``1 - mask``."""
+    if both:
+        return RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    return RuntimeError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+        "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )
+
+
 def scaled_by(b: np.ndarray, alpha: Any) -> np.ndarray:
     """``alpha * b`` in ``b``'s dtype, as ``add``'s and ``sub``'s ``alpha`` scales (also for
     ``add_`` written straight into a tensor).
@@ -69,7 +90,11 @@ def scaled_by(b: np.ndarray, alpha: Any) -> np.ndarray:
     array([0.5, 1. ], dtype=float32)
     """
     if alpha == 1:
+        if alpha is True and b.dtype.kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
         return b
+    if alpha is False and b.dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if b.dtype.kind != "f" and isinstance(alpha, float):
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
@@ -89,8 +114,11 @@ class RsubScalar(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, number: Any = 0) -> np.ndarray:
-        if a.dtype.kind == "f" and number.__class__ in (int, float, bool):
+        kind = a.dtype.kind
+        if kind == "f" and number.__class__ in (int, float):
             return number - a  # a float tensor's type, as in PyTorch and (for a number) numpy
+        if kind == "b" or isinstance(number, bool | np.bool_):
+            raise _bool_subtraction_error(kind == "b" and isinstance(number, bool | np.bool_))
         return (number - a).astype(dtypes.result_type([number, constant(a)]), copy=False)
 
     @staticmethod
@@ -221,11 +249,15 @@ class PowTensorScalar(Op):
         ctx.exponent = exponent
         dtype = dtypes.result_type([constant(a), exponent])
         base = a.astype(dtype, copy=False)
+        if dtype.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         if exponent in (0.5, -0.5) and dtype.kind == "f":
             # PyTorch computes these as sqrt and 1/sqrt: (-inf) ** -0.5 is nan, not numpy's 0.
             with np.errstate(invalid="ignore", divide="ignore"):
                 root = np.sqrt(base)
                 return root if exponent == 0.5 else 1 / root
+        if dtype.kind == "b":  # mask ** True is a mask in PyTorch; numpy's power gives int8
+            return np.power(base, exponent).astype(dtype)
         return np.power(base, exponent)
 
     @staticmethod
@@ -243,6 +275,24 @@ class PowTensorScalar(Op):
         return a_t * ctx.exponent * a ** (ctx.exponent - 1)
 
 
+def integer_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a ** b`` elementwise, as numpy computes it, except that an integer raised to a
+    negative integer power is what PyTorch makes of it (numpy refuses): 1 for 1, ±1 for −1
+    (by the exponent's parity), 0 for any other base, the fraction's integer part.
+
+    >>> integer_power(np.array([1, -1, -1, 2, 3]), np.array([-2, -3, -2, -1, 2]))
+    array([ 1, -1,  1,  0,  9])
+    """
+    result_kind = np.result_type(a, b).kind
+    if result_kind not in "iu" or b.dtype.kind != "i" or not (b < 0).any():
+        return np.power(a, b)
+    negative = b < 0
+    powers = np.power(a, np.where(negative, 0, b))
+    odd = (b & 1).astype(bool)
+    of_negative = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, of_negative, powers).astype(powers.dtype, copy=False)
+
+
 class PowTensorTensor(Elementwise):
     """``tensor ** tensor``."""
 
@@ -253,7 +303,9 @@ class PowTensorTensor(Elementwise):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        result = np.power(a, b)
+        if a.dtype.kind == "b" and b.dtype.kind == "b":
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        result = integer_power(a, b)
         ctx.save_for_backward(b, a, result)
         return result
 
@@ -296,7 +348,7 @@ class PowScalarTensor(Op):
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, base: Any = 1) -> np.ndarray:
         dtype = dtypes.result_type([base, constant(a)])
-        result = np.power(np.asarray(base, dtype=dtype), a.astype(dtype, copy=False))
+        result = integer_power(np.asarray(base, dtype=dtype), a.astype(dtype, copy=False))
         ctx.save_for_backward(a, result)
         ctx.base = base
         return result

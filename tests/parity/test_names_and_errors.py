@@ -512,3 +512,41 @@ def test_std_and_var_over_dim_empty_differentiate_what_they_computed(name):
     np.testing.assert_array_equal(grad, whole_grad)
     assert np.isfinite(grad).all()
     assert np.isinf(grads(torch, ())[1]).all()  # still so in PyTorch 2.13.0
+
+
+# Masks and integers in the operators: PyTorch refuses `-` with a mask (~mask is meant),
+# and raises an integer to a negative integer power where numpy refuses to.
+OPERATOR_CASES = {
+    "mask - number": lambda L: L.tensor([True, False]) - 1,
+    "float - True": lambda L: L.tensor([1.5]) - True,
+    "True - float tensor": lambda L: True - L.tensor([1.5]),
+    "number - mask": lambda L: 1 - L.tensor([True, False]),
+    "mask - mask": lambda L: L.tensor([True]) - L.tensor([False]),
+    "ints - mask": lambda L: L.tensor([1, 2]) - L.tensor([True, False]),
+    "sub_ of a mask": lambda L: L.tensor([1.0, 2.0]).sub_(L.tensor([True, False])),
+    "boolean alpha": lambda L: L.tensor([1.0]).add(L.tensor([2.0]), alpha=True),
+    "boolean alpha False": lambda L: L.tensor([1]).sub(L.tensor([2]), alpha=False),
+    "boolean alpha on masks": lambda L: L.tensor([True]).add(L.tensor([False]), alpha=True),
+    "ints ** negative ints": lambda L: (
+        L.tensor([1, -1, -1, 2, 0, 3]) ** L.tensor([-2, -3, -2, -1, 2, 2])
+    ),
+    "number ** negative ints": lambda L: 2 ** L.tensor([-1, 3], dtype=L.int8),
+    "ints ** a negative number": lambda L: L.tensor([2, 3]) ** -1,
+    "mask ** mask": lambda L: L.tensor([True]) ** L.tensor([False]),
+    "mask ** True": lambda L: L.tensor([True, False]) ** True,
+    "uint8 ** negative int64": lambda L: L.tensor([2, 1], dtype=L.uint8) ** L.tensor([-1, -1]),
+}
+
+
+def _operator_result(L, action):
+    try:
+        result = action(L)
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return type(error).__name__, str(error)
+    return str(result).replace("torch.", "minigrad.")
+
+
+@pytest.mark.parametrize("case", sorted(OPERATOR_CASES))
+def test_operators_on_masks_and_integers_match_torch(case):
+    action = OPERATOR_CASES[case]
+    assert _operator_result(mg, action) == _operator_result(torch, action)
