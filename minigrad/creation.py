@@ -54,10 +54,61 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         # tensor([0.1], dtype=float64) to 0.10000000149 and turn 1e308 into inf.
         checked = _check_nested(data)  # first: it refuses strings, which are sequences too
         inferred = _inferred_dtype(data) if dtype is None else dtypes.to_dtype(dtype).numpy
-        array = np.array(checked, dtype=inferred)
+        array = _array_of(checked, inferred)
     if dtype is not None:
         array = array.astype(dtypes.to_dtype(dtype).numpy)
     return _leaf(array, requires_grad)
+
+
+def _array_of(checked: Any, dtype: np.dtype) -> np.ndarray:
+    """The numbers of ``checked`` (numbers and nested lists) in ``dtype``, as PyTorch
+    converts them: an integer dtype refuses a value it cannot hold (a float out of range,
+    nan, inf), where numpy would wrap or truncate it, but takes a negative Python int into
+    an unsigned dtype modulo its range (``-1`` is 255 in uint8), where numpy refuses; a
+    float dtype takes an overflow as inf without numpy's warning."""
+    try:
+        if dtype.kind not in "iu":
+            with np.errstate(over="ignore"):
+                return np.array(checked, dtype=dtype)
+        _check_fits(checked, dtype)
+        if dtype.kind == "u":  # through int64, which wraps a negative int as PyTorch does
+            return np.array(checked, dtype=np.int64).astype(dtype)
+        return np.array(checked, dtype=dtype)
+    except OverflowError:  # a Python int beyond 64 bits, in words of PyTorch's C++ unpacking
+        raise ValueError("Overflow when unpacking long long") from None
+
+
+def _check_fits(checked: Any, dtype: np.dtype) -> None:
+    """PyTorch's overflow check for numbers going into the integer ``dtype``: an integer
+    fits when it is in range (for an unsigned dtype, when its magnitude is), a float when it
+    is finite and within the range (compared as doubles, as PyTorch compares them).
+
+    >>> _check_fits([255, -255, 0.0], np.dtype(np.uint8))
+    >>> _check_fits([[1], [255.5]], np.dtype(np.uint8))
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type uint8 without overflow
+    """
+    limits = np.iinfo(dtype)
+    stack = [checked]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+            continue
+        if isinstance(item, np.ndarray | bool | np.bool_):  # an array keeps numpy's cast
+            continue
+        if isinstance(item, int | np.integer):
+            value = int(item)
+            if not -(2**63) <= value < 2**63:
+                raise OverflowError
+            fits = (
+                abs(value) <= limits.max if limits.min == 0 else limits.min <= value <= limits.max
+            )
+        else:
+            value = float(item)
+            fits = float(limits.min) <= value <= float(limits.max)  # (False for nan)
+        if not fits:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
 def _leaf(array: np.ndarray, requires_grad: bool) -> Tensor:

@@ -550,3 +550,38 @@ def _operator_result(L, action):
 def test_operators_on_masks_and_integers_match_torch(case):
     action = OPERATOR_CASES[case]
     assert _operator_result(mg, action) == _operator_result(torch, action)
+
+
+# Numbers into an integer dtype, as PyTorch converts them: out of range is an error (numpy
+# would truncate a float or refuse a negative int); a negative int wraps into an unsigned
+# dtype; a float dtype takes an overflow as inf.
+CREATIONS = {
+    "-1 as uint8": lambda L: L.tensor([-1, -255, 255], dtype=L.uint8),
+    "-256 as uint8": lambda L: L.tensor([-256], dtype=L.uint8),
+    "300 as uint8": lambda L: L.tensor([[1, 2], [3, 300]], dtype=L.uint8),
+    "-0.5 as uint8": lambda L: L.tensor([-0.5], dtype=L.uint8),
+    "255.5 as uint8": lambda L: L.tensor([255.5], dtype=L.uint8),
+    "2**31 as int32": lambda L: L.tensor([2**31], dtype=L.int32),
+    "nan as int64": lambda L: L.tensor(float("nan"), dtype=L.int64),
+    "inf as int32": lambda L: L.tensor([float("inf")], dtype=L.int32),
+    "a float truncated into int32": lambda L: L.tensor([1.7, -1.2], dtype=L.int32),
+    "2**63": lambda L: L.tensor(2**63),
+    "2**63 as float32": lambda L: L.tensor([2**63], dtype=L.float32),
+    "1e39 as float32": lambda L: L.tensor([1e39], dtype=L.float32),
+    "70000 as float16": lambda L: L.tensor([70000.0], dtype=L.float16),
+}
+
+
+def _created(L, make):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # an overflow to inf is silent in PyTorch
+            result = make(L)
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return type(error).__name__, str(error)
+    return str(result).replace("torch.", "minigrad.")
+
+
+@pytest.mark.parametrize("case", sorted(CREATIONS))
+def test_numbers_go_into_a_dtype_as_torch_puts_them(case):
+    assert _created(mg, CREATIONS[case]) == _created(torch, CREATIONS[case])
