@@ -136,11 +136,10 @@ class BackwardPass:
         self.retain_graph = self.create_graph if retain_graph is None else bool(retain_graph)
         self.snapshot = snapshot
         grad_outputs = [None] * len(outputs) if grad_outputs is None else list(grad_outputs)
+        # PyTorch's message; PyTorch drops extra gradients unsaid, minigrad refuses them too
+        # (docs/pytorch.md).
         if len(grad_outputs) != len(outputs):
-            raise RuntimeError(
-                f"grad requires one gradient per output: got {len(grad_outputs)} gradients "
-                f"for {len(outputs)} outputs"
-            )
+            raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
         # Each output's edge and the gradient it starts from (a loop: a comprehension is a
         # function call of its own).
         self.roots: list[tuple[Edge, Any]] = []

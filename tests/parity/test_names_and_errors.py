@@ -29,6 +29,9 @@ Known differences, documented here and in the lead's report:
   output with ``out_dims=None`` is checked by value, and a result's grad_fn is
   StackBackward0 above the per-example ops; the function transforms work on
   ordinary tensors and graphs, not on functorch's wrappers. Tested in test_func_parity.py.
+- More gradients than outputs given to ``autograd.grad`` or ``backward``: PyTorch drops
+  the extra ones unsaid; minigrad raises PyTorch's error for too few ("got 1 tensors and 2
+  gradients").
 - ``std`` and ``var`` over ``dim=()``: both libraries reduce every dim, but PyTorch's
   derivative reads ``dim=()`` as no dim and gives infinite gradients, where minigrad's is
   the derivative of what was computed. ``logsumexp(dim=())`` gives its input back in
@@ -585,3 +588,21 @@ def _created(L, make):
 @pytest.mark.parametrize("case", sorted(CREATIONS))
 def test_numbers_go_into_a_dtype_as_torch_puts_them(case):
     assert _created(mg, CREATIONS[case]) == _created(torch, CREATIONS[case])
+
+
+def _grads_given(L, count):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    outputs = [(x * 2).sum(), (x * 3).sum()]
+    try:
+        return L.autograd.grad(
+            outputs[:2] if count < 2 else outputs[:1], x, [L.tensor(1.0)] * count
+        )
+    except RuntimeError as error:
+        return str(error)
+
+
+def test_too_few_gradients_is_torchs_error_and_too_many_an_error_too():
+    assert _grads_given(mg, 1) == _grads_given(torch, 1) == "got 2 tensors and 1 gradients"
+    # The documented difference: PyTorch drops the second gradient, minigrad refuses it.
+    assert _grads_given(torch, 2)[0].tolist() == [2.0, 2.0]
+    assert _grads_given(mg, 2) == "got 1 tensors and 2 gradients"
