@@ -1086,10 +1086,35 @@ class Tensor:
         return ops.Mm.apply(self, other)
 
     def mv(self, vec: Tensor) -> Tensor:
+        if self.ndim != 2 or vec.ndim != 1:  # (PyTorch counts the vector mv adds to as 1-d)
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
         return ops.Mv.apply(self, vec)
 
     def dot(self, other: Tensor) -> Tensor:
+        if self.ndim != 1 or other.ndim != 1:
+            raise RuntimeError(
+                f"1D tensors expected, but got {self.ndim}D and {other.ndim}D tensors"
+            )
         return ops.Dot.apply(self, other)
+
+    def bmm(self, mat2: Tensor) -> Tensor:
+        """A batch of matrix products, ``out[i] = self[i] @ mat2[i]``: two 3-d tensors with
+        the same batch size (no broadcasting, unlike ``@``).
+
+        >>> import minigrad as mg
+        >>> mg.ones(2, 1, 3).bmm(mg.ones(2, 3, 4)).shape
+        minigrad.Size([2, 1, 4])
+        """
+        for name, batch in (("batch1", self), ("batch2", mat2)):
+            if batch.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        (size, _, inner), (size2, rows2, _) = self.shape, mat2.shape
+        if (size2, rows2) != (size, inner):
+            raise RuntimeError(
+                "Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{size}, {inner}] but got: [{size2}, {rows2}]."
+            )
+        return ops.Bmm.apply(self, mat2)
 
     def reciprocal(self) -> Tensor:
         return ops.Reciprocal.apply(self)

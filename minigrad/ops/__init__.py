@@ -55,7 +55,7 @@ written                             class               file          local deri
 ``A @ B`` (matrices)                Mm                  linalg        G@Bᵀ, Aᵀ@G
 ``A @ v``                           Mv                  linalg        g vᵀ, Aᵀ g
 ``u @ v`` (vectors)                 Dot                 linalg        v, u
-``A @ B`` (batches)                 Bmm                 linalg        G@Bᵀ, Aᵀ@G
+``A @ B`` (batches), ``A.bmm(B)``   Bmm                 linalg        G@Bᵀ, Aᵀ@G
 ``F.linear(x, W, b)``               Addmm               linalg        G for b, G@W for x, Gᵀ@x for W
 ``a.norm(p, dim)``                  LinalgVectorNorm    linalg        aᵢ·|aᵢ|ᵖ⁻²/‖a‖ᵖ⁻¹
 ``a.view(shape)``                   View                views         reshaped back

@@ -459,8 +459,9 @@ def test_reductions_over_an_empty_dim_match_torch(case):
 
 
 # An empty dim list means every dim, as PyTorch reads it (x.sum(dim=()) is a number, not x);
-# a dim named twice is PyTorch's error, not numpy's.
-DIM_ARGUMENTS = {
+# a dim named twice is PyTorch's error, not numpy's; the matrix products check their
+# operands' dims as PyTorch's do.
+DIMS_AND_SHAPES = {
     "sum over dim=()": lambda x: x.sum(dim=()),
     "sum over dim=[] keeping dims": lambda x: x.sum([], keepdim=True),
     "mean over dim=[]": lambda x: x.mean(dim=[]),
@@ -476,6 +477,12 @@ DIM_ARGUMENTS = {
     "squeeze of dims given as a tuple": lambda x: x[None].squeeze((0,)),
     "squeeze of an empty dim list": lambda x: x.squeeze([]),
     "squeeze of a dim named twice": lambda x: x[None].squeeze((0, -3)),
+    "bmm of two batches": lambda x: x.expand(2, 2, 3).bmm(x.t().expand(2, 3, 2)),
+    "bmm of a matrix": lambda x: x.bmm(x.t().expand(2, 3, 2)),
+    "bmm of batches of two sizes": lambda x: x.expand(2, 2, 3).bmm(x.t().expand(1, 3, 2)),
+    "mv of a batch": lambda x: x.expand(2, 2, 3).mv(x[0]),
+    "mv of a matrix by a matrix": lambda x: x.mv(x.t()),
+    "dot of a matrix": lambda x: x.dot(x[0]),
     "mT of a matrix": lambda x: x.mT,
     "mT of a vector": lambda x: x[0].mT,
     "mT of a number": lambda x: x[0, 0].mT,
@@ -492,9 +499,9 @@ def _reduced_with(L, reduce):
     return str(result).replace("torch.", "minigrad."), x.grad.tolist()
 
 
-@pytest.mark.parametrize("case", sorted(DIM_ARGUMENTS))
-def test_dim_arguments_are_read_as_torch_reads_them(case):
-    reduce = DIM_ARGUMENTS[case]
+@pytest.mark.parametrize("case", sorted(DIMS_AND_SHAPES))
+def test_dims_and_shapes_are_read_as_torch_reads_them(case):
+    reduce = DIMS_AND_SHAPES[case]
     assert _reduced_with(mg, reduce) == _reduced_with(torch, reduce)
 
 
