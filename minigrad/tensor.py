@@ -1479,6 +1479,8 @@ class Tensor:
         >>> m.reshape(3, 2).grad_fn, m.T.reshape(-1).grad_fn
         (<ViewBackward0 object>, <UnsafeViewBackward0 object>)
         """
+        if not shape:
+            raise _missing_argument("reshape", "shape")
         new_shape = _resolve_shape(_shape_argument(shape), self.numel())
         if self._array.flags.c_contiguous:
             return ops.View.apply(self, shape=new_shape)
@@ -1488,6 +1490,11 @@ class Tensor:
 
     def view(self, *shape: Any) -> Tensor:
         """The same memory in another shape; refuses, as PyTorch does, when it cannot be."""
+        if not shape:
+            raise TypeError(
+                "view() received an invalid combination of arguments - got (), but expected "
+                "one of:\n * (minigrad.dtype dtype)\n * (tuple of ints size)\n"
+            )
         new_shape = _resolve_shape(_shape_argument(shape), self.numel())
         if not shapes.can_view(self._array, new_shape):
             raise RuntimeError(
@@ -1595,6 +1602,8 @@ class Tensor:
         return ops.Transpose.apply(self, dim0=dim0, dim1=dim1)
 
     def permute(self, *dims: Any) -> Tensor:
+        if not dims:
+            raise _missing_argument("permute", "dims")
         return ops.Permute.apply(self, dims=_shape_argument(dims))
 
     def unsqueeze(self, dim: int) -> Tensor:
@@ -1604,6 +1613,8 @@ class Tensor:
         return ops.Squeeze.apply(self, dim=dim)
 
     def expand(self, *shape: Any) -> Tensor:
+        if not shape:
+            raise _missing_argument("expand", "size")
         return ops.Expand.apply(self, shape=_shape_argument(shape))
 
     def expand_as(self, other: Tensor) -> Tensor:
@@ -1821,6 +1832,12 @@ def _shape_argument(shape: tuple[Any, ...]) -> tuple[int, ...]:
     if len(shape) == 1 and isinstance(shape[0], tuple | list):
         shape = tuple(shape[0])
     return tuple(map(int, shape))
+
+
+def _missing_argument(method: str, name: str) -> TypeError:
+    """PyTorch's TypeError for a method called without its one required argument
+    (``x.reshape()``), before an empty shape could be read as a shape of its own."""
+    return TypeError(f'{method}() missing 1 required positional arguments: "{name}"')
 
 
 def _resolve_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:

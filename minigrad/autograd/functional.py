@@ -407,7 +407,7 @@ def _forward_mode_jacobian(
     for i, output in enumerate(primals):
         stacked = stack([column[i] for column in columns], dim=0)
         row = [
-            block.permute(*range(1, block.ndim), 0).reshape(*output.shape, *tensor.shape)
+            block.permute(*range(1, block.ndim), 0).reshape((*output.shape, *tensor.shape))
             for block, tensor in zip(stacked.split(numels, dim=0), inputs)
         ]
         blocks.append(row)

@@ -243,7 +243,7 @@ def _block(columns: list[Tensor], output: Tensor, input: Tensor) -> Tensor:
     """``d output / d input`` from its columns, shaped ``output.shape + input.shape``."""
     if not columns:  # an input with no elements
         return zeros(*output.shape, *input.shape, dtype=output.dtype)
-    return stack(columns, dim=-1).reshape(*output.shape, *input.shape)
+    return stack(columns, dim=-1).reshape((*output.shape, *input.shape))
 
 
 @contextmanager

@@ -300,5 +300,5 @@ def _jacobian_rows(output: Tensor, inputs: list[Tensor]) -> list[Tensor]:
         ):
             row.append(found)
     return [
-        stack(row).reshape(*output.shape, *x.shape) for row, x in zip(rows, inputs, strict=True)
+        stack(row).reshape((*output.shape, *x.shape)) for row, x in zip(rows, inputs, strict=True)
     ]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import dtypes
 from ..alike import expanded_view, summed_to, transposed
 from ..function import Context
 from ..shapes import distinct_dims, normalize_dims
@@ -136,15 +137,17 @@ class Permute(Op):
                 f"is not equal to len(dims) = {len(dims)}"
             )
         ctx.dims = normalize_dims(tuple(dims), a.ndim)
+        if len(set(ctx.dims)) != len(ctx.dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         return np.transpose(a, ctx.dims)
 
     @staticmethod
     def backward(ctx: Context, grad: Tensor) -> Tensor:
-        return grad.permute(*np.argsort(ctx.dims).tolist())
+        return grad.permute(tuple(np.argsort(ctx.dims).tolist()))
 
     @staticmethod
     def jvp(ctx: Context, a_t: Tensor) -> Tensor:
-        return a_t.permute(*ctx.dims)
+        return a_t.permute(tuple(ctx.dims))
 
 
 class Unsqueeze(Op):
@@ -204,6 +207,24 @@ class SqueezeInPlace(Squeeze):
         return result
 
 
+def _expand_error(a: np.ndarray, shape: tuple[int, ...]) -> RuntimeError:
+    """PyTorch's refusal of fewer sizes than dims, or of -1 ("as it is") for a new dim."""
+    added = len(shape) - a.ndim
+    if added >= 0:
+        at = shape.index(-1)
+        return RuntimeError(
+            f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+            f"dimension {at}"
+        )
+    kind = dtypes.from_numpy_dtype(a.dtype).scalar_type
+    name = "CPUBoolType" if kind == "Bool" else f"minigrad.{kind}Tensor"  # PyTorch's names
+    return RuntimeError(
+        f"expand({name}{{{list(a.shape)}}}, size={list(shape)}): the number of sizes provided "
+        f"({len(shape)}) must be greater or equal to the number of dimensions in the tensor "
+        f"({a.ndim})"
+    )
+
+
 class Expand(Op):
     is_view = True
     formula = "expand: the gradient is summed over the copies"
@@ -212,9 +233,10 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx: Context, a: np.ndarray, shape: tuple[int, ...] = ()) -> np.ndarray:
-        shape = tuple(
-            a.shape[i - (len(shape) - a.ndim)] if s == -1 else s for i, s in enumerate(shape)
-        )
+        added = len(shape) - a.ndim  # the new leading dims
+        if added < 0 or -1 in shape[:added]:
+            raise _expand_error(a, shape)
+        shape = tuple(a.shape[i - added] if s == -1 else s for i, s in enumerate(shape))
         ctx.shape = a.shape
         view = expanded_view(a, shape)
         if view is not None:

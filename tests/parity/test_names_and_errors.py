@@ -483,6 +483,13 @@ DIMS_AND_SHAPES = {
     "mv of a batch": lambda x: x.expand(2, 2, 3).mv(x[0]),
     "mv of a matrix by a matrix": lambda x: x.mv(x.t()),
     "dot of a matrix": lambda x: x.dot(x[0]),
+    "permute naming a dim twice": lambda x: x.permute(1, -1),
+    "permute of no dims": lambda x: x.permute(),
+    "reshape to no shape": lambda x: x.reshape(),
+    "view as no shape": lambda x: x.view(),
+    "expand to fewer dims": lambda x: x.expand(3),
+    "expand with -1 for a new dim": lambda x: x.expand(-1, 2, 3),
+    "expand keeping dims with -1": lambda x: x.expand(4, -1, -1),
     "mT of a matrix": lambda x: x.mT,
     "mT of a vector": lambda x: x[0].mT,
     "mT of a number": lambda x: x[0, 0].mT,
@@ -494,7 +501,8 @@ def _reduced_with(L, reduce):
     try:
         result = reduce(x)
     except Exception as error:  # noqa: BLE001 - the error is what is compared
-        return type(error).__name__, str(error)
+        # (the names in each library's namespace: torch.DoubleTensor, minigrad.DoubleTensor)
+        return type(error).__name__, str(error).replace("torch.", "minigrad.")
     (result * result).sum().backward()
     return str(result).replace("torch.", "minigrad."), x.grad.tolist()
 
